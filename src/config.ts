@@ -1,0 +1,139 @@
+// The environment (CONTRACT.md §10) parsed once into a typed Config. The only module that reads env.
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+
+export const RATE_LIMIT_GROUPS = ['catalog', 'pricing', 'create', 'orders', 'stream', 'auth', 'global'] as const
+export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number]
+
+const rateLimitRule = z.strictObject({
+  max: z.int().positive(),
+  timeWindow: z.union([z.int().positive(), z.string().regex(/^\d+\s*(ms|second|minute|hour|day)s?$/)]),
+})
+export type RateLimitRule = z.infer<typeof rateLimitRule>
+
+export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, RateLimitRule> = {
+  catalog: { max: 600, timeWindow: '1 minute' },
+  pricing: { max: 120, timeWindow: '1 minute' },
+  create: { max: 10, timeWindow: '1 minute' },
+  orders: { max: 300, timeWindow: '1 minute' },
+  stream: { max: 30, timeWindow: '1 minute' },
+  auth: { max: 20, timeWindow: '1 minute' },
+  global: { max: 300, timeWindow: '1 minute' },
+}
+
+const rateLimitOverrides = z.partialRecord(z.enum(RATE_LIMIT_GROUPS), rateLimitRule)
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback)
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+const origin = z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin)
+
+const json = <T extends z.ZodType>(schema: T) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text.trim() === '') return undefined
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'is not valid JSON' })
+        return z.NEVER
+      }
+    })
+    .pipe(schema.optional())
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(3000).refine((p) => p <= 65535, 'must be a port number'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  API_PREFIX: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, 'must look like /api')
+    .default('/api'),
+  UPSTREAM_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TENANT_API_KEY: z.string().min(1).optional(),
+  SESSION_SECRET: list.pipe(z.array(z.string().min(32, 'each secret needs at least 32 characters'))),
+  PUBLIC_ORIGIN: origin.optional(),
+  ALLOWED_ORIGINS: list.pipe(z.array(origin)),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
+  CLIENT_IP_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be a header name')
+    .transform((h) => h.toLowerCase())
+    .optional(),
+  METRICS_PORT: int(9091).refine((p) => p <= 65535, 'must be a port number'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  UPSTREAM_TIMEOUT_MS: int(10_000, 1),
+  CATALOG_TTL_MS: int(300_000, 1),
+  CATALOG_MAX_STALE_MS: int(86_400_000, 0),
+  SSE_HEARTBEAT_MS: int(15_000, 1),
+  SSE_MAX_PER_IP: int(20, 1),
+  SSE_MAX_TOTAL: int(10_000, 1),
+  RATE_LIMITS: json(rateLimitOverrides),
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+})
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const configSchema = envSchema
+  .superRefine((e, ctx) => {
+    const production = e.NODE_ENV === 'production'
+    const need = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
+    if (production && !e.UPSTREAM_URL) need('UPSTREAM_URL', 'is required in production (no sandbox there)')
+    if (e.UPSTREAM_URL && !e.TENANT_API_KEY) need('TENANT_API_KEY', 'is required with UPSTREAM_URL')
+    if (production && e.SESSION_SECRET.length === 0) need('SESSION_SECRET', 'is required in production')
+  })
+  .transform((e) => {
+    const generated = e.SESSION_SECRET.length === 0
+    return {
+      env: e.NODE_ENV,
+      port: e.PORT,
+      host: e.HOST,
+      apiPrefix: e.API_PREFIX,
+      /** Undefined means "start the built-in sandbox"; server.ts fills it in before buildApp. */
+      upstreamUrl: e.UPSTREAM_URL?.replace(/\/+$/, ''),
+      tenantApiKey: e.TENANT_API_KEY ?? randomBytes(18).toString('base64url'),
+      sessionSecrets: generated ? [randomBytes(32).toString('base64url')] : e.SESSION_SECRET,
+      /** True when the secret was made up for this process (development only): sessions die with it. */
+      sessionSecretGenerated: generated,
+      publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
+      allowedOrigins: e.ALLOWED_ORIGINS,
+      redisUrl: e.REDIS_URL,
+      trustProxy: e.TRUST_PROXY,
+      clientIpHeader: e.CLIENT_IP_HEADER,
+      metricsPort: e.METRICS_PORT,
+      logLevel: e.LOG_LEVEL,
+      upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      catalogTtlMs: e.CATALOG_TTL_MS,
+      catalogMaxStaleMs: e.CATALOG_MAX_STALE_MS,
+      sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
+      sseMaxPerIp: e.SSE_MAX_PER_IP,
+      sseMaxTotal: e.SSE_MAX_TOTAL,
+      rateLimits: { ...DEFAULT_RATE_LIMITS, ...e.RATE_LIMITS } as Record<RateLimitGroup, RateLimitRule>,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    }
+  })
+
+export type Config = z.output<typeof configSchema>
+
+/** Parses env into Config, or throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const parsed = configSchema.safeParse(env)
+  if (parsed.success) return parsed.data
+  const lines = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`)
+  throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)
+}

@@ -1,0 +1,77 @@
+// The single error handler: any error (ours, Fastify's, a bug) becomes a problem document. A bug is
+// INTERNAL and logged with its stack; the client never sees a stack or an upstream body.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { type ErrorCode, type FieldError, GatewayError, PROBLEM_CONTENT_TYPE, problemDocument } from '../errors.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Validation failures on these fields get a more precise code than VALIDATION_FAILED. */
+    invalidCodes?: Partial<Record<string, ErrorCode>>
+  }
+}
+
+const CONTEXT_NAMES: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' }
+
+function fromValidation(err: FastifyError, request: FastifyRequest): GatewayError {
+  const where = CONTEXT_NAMES[err.validationContext ?? ''] ?? err.validationContext ?? 'body'
+  const errors: FieldError[] = hasZodFastifySchemaValidationErrors(err)
+    ? err.validation.map((v) => ({
+        path: [where, ...v.instancePath.split('/').filter(Boolean)].join('.'),
+        message: v.message ?? 'is not valid',
+      }))
+    : [{ path: where, message: err.message }]
+  const invalidCodes = request.routeOptions.config.invalidCodes ?? {}
+  const field = errors.map((e) => e.path.split('.')[1]).find((f) => f !== undefined && invalidCodes[f])
+  if (field) {
+    const code = invalidCodes[field] as ErrorCode
+    return new GatewayError(code, `The ${where} parameter "${field}" is not valid.`, { errors })
+  }
+  return new GatewayError('VALIDATION_FAILED', `The request ${where} is not valid.`, { errors })
+}
+
+/** Maps Fastify's own errors (body parsing, limits) and anything unexpected onto our codes. */
+export function toGatewayError(err: unknown, request: FastifyRequest): GatewayError {
+  if (err instanceof GatewayError) return err
+  const e = err as FastifyError
+  if (e.validation) return fromValidation(e, request)
+  switch (e.statusCode) {
+    case 400:
+      return new GatewayError('VALIDATION_FAILED', 'The request body is not valid JSON.', {
+        errors: [{ path: 'body', message: 'is not valid JSON' }],
+      })
+    case 413:
+      return new GatewayError('PAYLOAD_TOO_LARGE', 'The request body is larger than allowed.')
+    case 415:
+      return new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')
+    case 404:
+      return new GatewayError('NOT_FOUND', 'There is no such route.')
+    default:
+      return new GatewayError('INTERNAL', 'The gateway failed; this has been logged.', { cause: err })
+  }
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: GatewayError, prefix: string) {
+  request.problemCode = error.code
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .header('content-type', PROBLEM_CONTENT_TYPE)
+    .header('cache-control', 'no-store')
+    .send(JSON.stringify(problemDocument(error, request.id, prefix)))
+}
+
+export const problems = fp(
+  async (app: FastifyInstance, opts: { apiPrefix: string }) => {
+    app.setErrorHandler((err, request, reply) => {
+      const error = toGatewayError(err, request)
+      if (error.code === 'INTERNAL') request.log.error({ err }, 'unhandled error')
+      return sendProblem(request, reply, error, opts.apiPrefix)
+    })
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(request, reply, new GatewayError('NOT_FOUND', 'There is no such route.'), opts.apiPrefix),
+    )
+  },
+  { name: 'problems' },
+)

@@ -1,0 +1,24 @@
+// What the order routes need from other capabilities, stated here so orders depend on a shape, not
+// on the catalog or auth code: the catalog provides the PairGuard, auth the CredentialSource.
+import type { FastifyRequest } from 'fastify'
+import type { CallContext } from '../upstream/client.js'
+
+export interface PairGuard {
+  /** Throws UNKNOWN_TOKEN or PAIR_UNAVAILABLE for a pair that must not reach the upstream. */
+  checkPair(ctx: CallContext, depositTokenId: number, settleTokenId: number): Promise<void>
+}
+
+export interface UserCredentials {
+  accessToken: string
+  /** Stable id of the signed-in user (upstream user id, or the wallet address when unknown). */
+  userKey: string
+}
+
+export interface CredentialSource {
+  /**
+   * The signed-in caller's upstream credentials, or undefined without a session. A lapsed session is
+   * treated as none with 'ignore' (prices do not depend on the user) and throws SESSION_EXPIRED, with a
+   * fresh challenge, with 'reject' (an order must not silently lose its attribution).
+   */
+  credentialsFor(request: FastifyRequest, lapsed: 'ignore' | 'reject'): Promise<UserCredentials | undefined>
+}

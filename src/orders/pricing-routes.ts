@@ -1,0 +1,83 @@
+// Quote and swap limits: validated, checked against the catalog, priced upstream with the tenant key
+// (and the user's token when signed in). Identical quotes in flight share one upstream call.
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { GatewayError } from '../errors.js'
+import { Coalescer } from '../upstream/coalesce.js'
+import type { UpstreamReply } from '../upstream/client.js'
+import { quoteSchema, swapLimitsSchema } from '../upstream/schemas.js'
+import type { CredentialSource, PairGuard } from './ports.js'
+import { quoteQuery, swapLimitsQuery } from './schemas.js'
+
+export interface PricingOptions {
+  guard: PairGuard
+  credentials: CredentialSource
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) {
+  const quotes = new Coalescer<UpstreamReply<unknown>>()
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+
+  routes.get(
+    '/v1/tokens/quote',
+    {
+      schema: { querystring: quoteQuery, summary: 'Price a pair', tags: ['pricing'] },
+      config: { group: 'pricing', invalidCodes: { amount: 'INVALID_AMOUNT' } },
+    },
+    async (request, reply) => {
+      const q = request.query
+      const ctx = request.upstreamContext()
+      await opts.guard.checkPair(ctx, q.depositTokenId, q.settleTokenId)
+      const user = await opts.credentials.credentialsFor(request, 'ignore')
+      const query = new URLSearchParams({
+        depositTokenId: String(q.depositTokenId),
+        settleTokenId: String(q.settleTokenId),
+        amount: q.amount,
+        amountIsDeposit: q.amountIsDeposit,
+      })
+      const key = `${query}|${user?.accessToken ?? ''}`
+      const quote = await quotes.run(key, () =>
+        app.upstream.call(ctx, {
+          operation: 'quote',
+          path: '/v1/tokens/quote',
+          query,
+          tenantKey: true,
+          accessToken: user?.accessToken,
+          schema: quoteSchema,
+        }),
+      )
+      if ((quote.body as { exchangeRate: number }).exchangeRate === 0) {
+        throw new GatewayError('NO_QUOTE', 'No price is available for this pair and amount right now.', {
+          members: { depositTokenId: q.depositTokenId, settleTokenId: q.settleTokenId },
+        })
+      }
+      return reply.header('cache-control', 'no-store').type(JSON_TYPE).send(quote.raw)
+    },
+  )
+
+  routes.get(
+    '/v1/tokens/swap-limits',
+    {
+      schema: { querystring: swapLimitsQuery, summary: 'Swap limits of a pair', tags: ['pricing'] },
+      config: { group: 'pricing' },
+    },
+    async (request, reply) => {
+      const { depositTokenId, settleTokenId } = request.query
+      const ctx = request.upstreamContext()
+      await opts.guard.checkPair(ctx, depositTokenId, settleTokenId)
+      const user = await opts.credentials.credentialsFor(request, 'ignore')
+      const limits = await app.upstream.call(ctx, {
+        operation: 'swapLimits',
+        path: '/v1/tokens/swap-limits',
+        // Parameters beyond the two ids are the upstream's business: forwarded exactly as given.
+        query: new URLSearchParams(request.url.split('?')[1] ?? ''),
+        tenantKey: true,
+        accessToken: user?.accessToken,
+        schema: swapLimitsSchema,
+      })
+      return reply.header('cache-control', 'no-store').type(JSON_TYPE).send(limits.raw)
+    },
+  )
+}

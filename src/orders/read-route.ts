@@ -1,0 +1,20 @@
+// Reading one order by uuid. A malformed uuid never reaches the upstream; the upstream's 500 for a
+// missing order becomes ORDER_NOT_FOUND (in upstream/classify.ts).
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { OrderReader } from './read.js'
+import { orderParams } from './schemas.js'
+
+export async function readRoute(app: FastifyInstance, opts: { reader: OrderReader }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/orders/:uuid',
+    {
+      schema: { params: orderParams, summary: 'Read an order', tags: ['orders'] },
+      config: { group: 'orders', invalidCodes: { uuid: 'INVALID_ORDER_ID' } },
+    },
+    async (request, reply) => {
+      const order = await opts.reader.read(request.upstreamContext(), request.params.uuid)
+      return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(order.raw)
+    },
+  )
+}

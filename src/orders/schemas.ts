@@ -1,0 +1,48 @@
+// Inputs of the pricing and order routes (CONTRACT.md §5), checked before any upstream call.
+import { z } from 'zod'
+
+/** A positive integer id, from a query string (text) or a JSON body (number). */
+export const tokenIdQuery = z
+  .string()
+  .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
+  .transform(Number)
+export const tokenId = z.int().positive().max(Number.MAX_SAFE_INTEGER)
+
+const booleanText = z.enum(['true', 'false'], { message: 'must be true or false' })
+
+export const quoteQuery = z.object({
+  depositTokenId: tokenIdQuery,
+  settleTokenId: tokenIdQuery,
+  amount: z
+    .string({ message: 'is required' })
+    .regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, 'must be a positive number')
+    .refine((v) => Number.isFinite(Number(v)) && Number(v) > 0, 'must be a positive number'),
+  amountIsDeposit: booleanText,
+})
+export type QuoteQuery = z.infer<typeof quoteQuery>
+
+/** Swap limits: the two ids are checked; any other parameter is forwarded as given. */
+export const swapLimitsQuery = z.looseObject({
+  depositTokenId: tokenIdQuery,
+  settleTokenId: tokenIdQuery,
+})
+
+export const createBody = z.strictObject({
+  depositTokenId: tokenId,
+  settleTokenId: tokenId,
+  receivingAddress: z.string().trim().min(1, 'is required').max(256),
+  intendedAmount: z.number().finite().nonnegative(),
+  intendedIsDeposit: z.boolean(),
+})
+export type CreateBody = z.infer<typeof createBody>
+
+export const createHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters')
+    .optional(),
+})
+
+export const orderParams = z.object({
+  uuid: z.uuid({ message: 'must be a UUID' }),
+})

@@ -1,0 +1,57 @@
+// The upstream's error bodies. Field order and the casing of "Internal server error" differ from
+// one kind to the next on purpose: the spec says they vary, and a gateway must not depend on them.
+
+/** An error the sandbox answers with a fixed upstream envelope; the error handler sends `body` as is. */
+export class UpstreamError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(typeof body.message === 'string' ? body.message : `upstream ${statusCode}`)
+  }
+}
+
+/** What an unexpected failure, a refused Origin or a malformed verify call look like. */
+export function genericServerError(): UpstreamError {
+  return new UpstreamError(500, {
+    statusCode: 500,
+    message: 'Internal server error',
+    error: 'Internal Server Error',
+  })
+}
+
+/** Business validation failures ("Invalid ...", "Couldn't find trade path ..."). */
+export function businessError(message: string): UpstreamError {
+  return new UpstreamError(500, { message, error: 'Internal Server Error', statusCode: 500 })
+}
+
+/** The unknown or malformed order uuid: exactly two members, no `error`. */
+export function unknownOrderError(): UpstreamError {
+  return new UpstreamError(500, { statusCode: 500, message: 'Internal Server Error' })
+}
+
+export function unauthorized(message: string): UpstreamError {
+  return new UpstreamError(401, { message, error: 'Unauthorized', statusCode: 401 })
+}
+
+/** The framework's own 400 (parse pipes, body parser). */
+export function badRequest(message: string): UpstreamError {
+  return new UpstreamError(400, { statusCode: 400, message, error: 'Bad Request' })
+}
+
+export interface ValidationIssue {
+  path: (string | number)[]
+  code: string
+  expected: string
+  received: string
+  message: string
+}
+
+/** The history route's schema validation failure. */
+export function validationFailed(errors: ValidationIssue[]): UpstreamError {
+  return new UpstreamError(400, { statusCode: 400, message: 'Validation failed', errors })
+}
+
+export function routeNotFound(method: string, path: string): Record<string, unknown> {
+  return { message: `Cannot ${method} ${path}`, error: 'Not Found', statusCode: 404 }
+}

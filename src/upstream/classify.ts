@@ -1,0 +1,186 @@
+// Turns what the upstream answered (or failed to answer) into one of our codes. The upstream answers
+// business errors as 500s, so we branch on statusCode and message (the upstream spec's tables), never
+// on `error` or casing. `unclassified` marks real upstream trouble: only that is retried and counted by
+// the circuit breaker, so a user's typo never looks like an outage.
+import { GatewayError } from '../errors.js'
+import { type Envelope, envelopeSchema } from './schemas.js'
+
+export type Operation =
+  | 'catalog'
+  | 'swapLimits'
+  | 'quote'
+  | 'create'
+  | 'orderRead'
+  | 'history'
+  | 'stream'
+  | 'challenge'
+  | 'verify'
+  | 'refresh'
+  | 'me'
+
+export interface Classified {
+  error: GatewayError
+  /** A generic 500, an undocumented answer, a reset, a refusal, a timeout: worth a retry and a breaker tick. */
+  unclassified: boolean
+}
+
+const classified = (error: GatewayError): Classified => ({ error, unclassified: false })
+const unclassified = (error: GatewayError): Classified => ({ error, unclassified: true })
+
+const businessRules: Array<[RegExp, (m: RegExpMatchArray) => GatewayError]> = [
+  [/^invalid amount: /i, () => new GatewayError('INVALID_AMOUNT', 'The amount must be a positive number.')],
+  [
+    /^invalid (deposit|settle) token id provided: (.*)$/i,
+    (m) =>
+      new GatewayError('UNKNOWN_TOKEN', `The ${m[1]?.toLowerCase()} token is not in the catalog.`, {
+        members: { side: m[1]?.toLowerCase(), tokenId: numericOrRaw(m[2] ?? '') },
+      }),
+  ],
+  [
+    /^invalid (\S+) address: /i,
+    (m) =>
+      new GatewayError('INVALID_ADDRESS', `The receiving address is not a valid ${m[1]} address.`, {
+        members: { network: m[1] },
+      }),
+  ],
+  [
+    /^couldn't find trade path for (\S+) -> (\S+)$/i,
+    (m) =>
+      new GatewayError('PAIR_UNAVAILABLE', 'This pair cannot be traded now.', {
+        members: { depositTokenId: numericOrRaw(m[1] ?? ''), settleTokenId: numericOrRaw(m[2] ?? '') },
+      }),
+  ],
+]
+
+const unauthorizedRules: Array<[RegExp, () => GatewayError]> = [
+  [/^evm signature verification failed/i, () => new GatewayError('SIGNATURE_INVALID', 'The signature did not verify.')],
+  [/^nonce not found in the message\.?$/i, () => new GatewayError('NONCE_MISSING', 'The message has no Nonce line.')],
+  [/^invalid or expired nonce\.?$/i, () => new GatewayError('NONCE_INVALID', 'The nonce is unknown, used or expired.')],
+  [/refresh token/i, () => new GatewayError('SESSION_EXPIRED', 'The session could not be renewed.')],
+  [
+    /^access token not found/i,
+    () => new GatewayError('SESSION_EXPIRED', 'The swap service no longer accepts this session.'),
+  ],
+  [/^valid access token required\.?$|^x-tenant-api-key not present$/i, () => tenantKeyRejected()],
+]
+
+function numericOrRaw(text: string): number | string {
+  return /^\d+$/.test(text) ? Number(text) : text
+}
+
+function tenantKeyRejected(): GatewayError {
+  return new GatewayError('UPSTREAM_AUTH_FAILED', 'The swap service rejected the gateway credentials.')
+}
+
+function messageOf(envelope: Envelope): string {
+  return Array.isArray(envelope.message) ? envelope.message.join('; ') : envelope.message
+}
+
+/** The unknown-order answer of GET /v1/orders/{uuid}: exactly statusCode and message, no `error`. */
+function isMissingOrder(body: unknown, envelope: Envelope): boolean {
+  return (
+    envelope.statusCode === 500 &&
+    messageOf(envelope).toLowerCase() === 'internal server error' &&
+    typeof body === 'object' &&
+    body !== null &&
+    Object.keys(body).length === 2 &&
+    !('error' in body)
+  )
+}
+
+export function classifyAnswer(
+  operation: Operation,
+  status: number,
+  body: unknown,
+  retryAfter: string | undefined,
+): Classified {
+  if (status === 429) {
+    const seconds = retryAfterSeconds(retryAfter)
+    return classified(
+      new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is rate-limiting the gateway.', {
+        members: seconds === undefined ? {} : { retryAfter: seconds },
+        headers: seconds === undefined ? {} : { 'retry-after': String(seconds) },
+      }),
+    )
+  }
+  const parsed = envelopeSchema.safeParse(body)
+  if (!parsed.success || parsed.data.statusCode !== status) return unclassified(upstreamError(operation))
+  const envelope = parsed.data
+  const message = messageOf(envelope)
+
+  if (status === 400) {
+    return classified(new GatewayError('VALIDATION_FAILED', 'The swap service refused the request as malformed.'))
+  }
+  if (status === 401) {
+    const rule = unauthorizedRules.find(([re]) => re.test(message))
+    if (rule) return classified(rule[1]())
+    return unclassified(upstreamError(operation))
+  }
+  if (status === 500) {
+    if (operation === 'orderRead' && isMissingOrder(body, envelope)) {
+      return classified(new GatewayError('ORDER_NOT_FOUND', 'No order has this id.'))
+    }
+    for (const [re, make] of businessRules) {
+      const m = message.match(re)
+      if (m) return classified(make(m))
+    }
+  }
+  return unclassified(upstreamError(operation))
+}
+
+function upstreamError(operation: Operation): GatewayError {
+  return new GatewayError('UPSTREAM_ERROR', 'The swap service failed to answer this request.', {
+    retryable: operation !== 'create',
+  })
+}
+
+function retryAfterSeconds(value: string | undefined): number | undefined {
+  if (!value) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim())
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000))
+}
+
+/** A 2xx whose body is not the documented JSON. For create, the order may exist: say so. */
+export function badResponse(operation: Operation): Classified {
+  if (operation === 'create') return unclassified(outcomeUnknown())
+  return unclassified(new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service sent an unreadable answer.'))
+}
+
+export function outcomeUnknown(): GatewayError {
+  return new GatewayError(
+    'ORDER_OUTCOME_UNKNOWN',
+    'The order request was sent but no answer came back. An unfunded order may exist; it expires on its own, so creating again is safe.',
+  )
+}
+
+const REFUSED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])
+const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ABORT_ERR', 'ETIMEDOUT'])
+
+/** A transport failure: refused (never sent), or sent and then reset or timed out. */
+export function classifyTransportError(operation: Operation, err: unknown, deadlinePassed: boolean): Classified {
+  if (err instanceof GatewayError) return unclassified(err)
+  const codes = errorCodes(err)
+  if (codes.some((c) => REFUSED.has(c))) {
+    return unclassified(new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service could not be reached.', { cause: err }))
+  }
+  if (operation === 'create') return unclassified(outcomeUnknown())
+  if (deadlinePassed || codes.some((c) => TIMED_OUT.has(c))) {
+    return unclassified(new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.', { cause: err }))
+  }
+  return unclassified(
+    new GatewayError('UPSTREAM_UNAVAILABLE', 'The connection to the swap service failed.', { cause: err }),
+  )
+}
+
+/** The codes along an error's cause chain (undici wraps socket errors). */
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = []
+  for (let e = err; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) {
+    const { code, name } = e as { code?: unknown; name?: unknown }
+    if (typeof code === 'string') codes.push(code)
+    if (name === 'AbortError' || name === 'TimeoutError') codes.push('ABORT_ERR')
+    if (codes.length > 8) break
+  }
+  return codes
+}

@@ -1,0 +1,40 @@
+// Builds a gateway in front of a fresh sandbox, both closed when the test ends.
+import type { FastifyInstance } from 'fastify'
+import type { Test } from 'tap'
+import { type AppDeps, buildApp } from '../../src/app.js'
+import { type Config, loadConfig } from '../../src/config.js'
+import type { SandboxOptions } from '../../src/sandbox/app.js'
+import { type LogSink, logSink } from './logs.js'
+import { startSandbox } from './sandbox.js'
+
+export const TEST_TENANT_KEY = 'sandbox-tenant-key-for-tests-0123'
+export const TEST_SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij'
+
+export interface GatewayOptions {
+  /** Environment overrides (CONTRACT.md §10 names). */
+  env?: Record<string, string>
+  sandbox?: SandboxOptions
+  deps?: AppDeps
+  /** Listen on a real port (for SSE, cookies, shutdown); otherwise use app.inject. */
+  listen?: boolean
+}
+
+export async function startGateway(t: Test, opts: GatewayOptions = {}) {
+  const sandbox = await startSandbox(t, { tenantKey: TEST_TENANT_KEY, ...opts.sandbox })
+  const logs: LogSink = logSink()
+  const config: Config = loadConfig({
+    NODE_ENV: 'test',
+    UPSTREAM_URL: sandbox.url,
+    TENANT_API_KEY: TEST_TENANT_KEY,
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'info',
+    ...opts.env,
+  })
+  const app: FastifyInstance = await buildApp(config, { logStream: logs.stream, ...opts.deps })
+  t.teardown(() => app.close())
+  let url = ''
+  if (opts.listen) url = await app.listen({ port: 0, host: '127.0.0.1' })
+  else await app.ready()
+  return { app, url, sandbox, logs, config }
+}
