@@ -1,24 +1,34 @@
 // buildApp(config): the gateway as one Fastify instance, capabilities registered in the order data
 // flows: edge (ids, logs, errors, headers, origin policy, limits) → capabilities → upstream.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
 import pino from 'pino'
+import { originPolicy } from './auth/origin-policy.js'
+import { authPlugin } from './auth/plugin.js'
+import { sessionCookieFor } from './auth/session.js'
+import type { CatalogTuning } from './catalog/cache.js'
+import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { draining } from './edge/draining.js'
 import { REDACT_PATHS, requestLogging } from './edge/logging.js'
 import { problems } from './edge/problems.js'
 import { requestIdOf } from './edge/request-id.js'
 import { securityHeaders } from './edge/security-headers.js'
-import { authPlugin } from './auth/plugin.js'
-import { catalogPlugin } from './catalog/plugin.js'
+import { docsRoutes } from './ops/docs/plugin.js'
 import { health } from './ops/health.js'
+import { opsEdge } from './ops/plugin.js'
 import { MemoryIdempotencyStore } from './orders/idempotency-store.js'
 import { ordersPlugin } from './orders/plugin.js'
+import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
+import { type StreamTuning, streamPlugin } from './stream/plugin.js'
 import { DEFAULT_TUNING, type UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
+/** The version of the public API contract, as the OpenAPI document states it. */
+const API_VERSION = '1.0.0'
 /** The upstream counts as reached when it answered within this window. */
 const READY_UPSTREAM_WINDOW_MS = 60_000
 
@@ -27,6 +37,12 @@ export interface AppDeps {
   clock?: Clock
   logStream?: DestinationStream
   upstreamTuning?: Partial<UpstreamTuning>
+  /** Status-stream tunables (reopen backoff, poll interval, retry advice...): tests shorten them. */
+  streamTuning?: Partial<StreamTuning>
+  /** Catalog tunables (forced-refresh interval, reload backoff, start-up wait): tests shorten them. */
+  catalogTuning?: Partial<CatalogTuning>
+  /** Where /metrics listens, overriding config.metricsPort: tests pass 0 for an ephemeral port. */
+  metricsPort?: number
 }
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
@@ -38,12 +54,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   )
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Our own one line per request replaces Fastify's two (edge/logging.ts).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
-    requestIdLogLabel: 'requestId',
     // Fastify accepts a hop count here, though its type omits it.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: 64 * 1024,
+    // Replaced by the draining plugin, whose 503 is a problem document.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   })
   app.setValidatorCompiler(validatorCompiler)
@@ -52,7 +70,24 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: config.apiPrefix })
+  await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
+  // Right after the security headers (so a refusal carries them too) and before everything else.
+  await app.register(originPolicy, {
+    publicOrigin: config.publicOrigin,
+    allowedOrigins: config.allowedOrigins,
+    sessionCookieName: sessionCookieFor(config.publicOrigin).name,
+  })
+  await app.register(opsEdge, {
+    config,
+    metricsPort: deps.metricsPort ?? (config.metricsPort === 0 ? undefined : config.metricsPort),
+    apiVersion: API_VERSION,
+    sources: {
+      breaker: () => app.upstream.breaker.current,
+      catalog: () => app.catalog.stats(),
+      streams: () => app.streamHub.stats(),
+    },
+  })
   await app.register(upstreamPlugin, {
     baseUrl: config.upstreamUrl,
     tenantKey: config.tenantApiKey,
@@ -60,25 +95,55 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     tuning: { ...DEFAULT_TUNING, ...deps.upstreamTuning },
     clock,
     userAgent: USER_AGENT,
+    observe: app.metrics.observeUpstream,
   })
-  await app.register(catalogPlugin)
-  await app.register(authPlugin)
+  await app.register(catalogPlugin, {
+    apiPrefix: config.apiPrefix,
+    clock,
+    ttlMs: config.catalogTtlMs,
+    maxStaleMs: config.catalogMaxStaleMs,
+    timeoutMs: config.upstreamTimeoutMs,
+    tuning: deps.catalogTuning,
+  })
+  await app.register(authPlugin, {
+    apiPrefix: config.apiPrefix,
+    clock,
+    sessionSecrets: config.sessionSecrets,
+    publicOrigin: config.publicOrigin,
+  })
   await app.register(ordersPlugin, {
     apiPrefix: config.apiPrefix,
     clock,
     guard: app.tokenGuard,
     credentials: app.sessions,
-    idempotency: new MemoryIdempotencyStore(),
+    idempotency: app.redis
+      ? new RedisIdempotencyStore(app.redis.client, { fallback: new MemoryIdempotencyStore(), log: app.log })
+      : new MemoryIdempotencyStore(),
     claimTtlMs: 2 * config.upstreamTimeoutMs,
+  })
+  await app.register(streamPlugin, {
+    apiPrefix: config.apiPrefix,
+    clock,
+    heartbeatMs: config.sseHeartbeatMs,
+    maxPerIp: config.sseMaxPerIp,
+    maxTotal: config.sseMaxTotal,
+    clientIpHeader: config.clientIpHeader,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    tuning: deps.streamTuning,
   })
   await app.register(health, {
     checks: () => [
+      { name: 'catalog', problem: () => app.catalog.readiness() },
       {
         name: 'upstream',
         problem: () =>
-          clock.now() - app.upstream.lastAnswerAt < READY_UPSTREAM_WINDOW_MS ? undefined : 'no upstream answer recently',
+          clock.now() - app.upstream.lastAnswerAt < READY_UPSTREAM_WINDOW_MS
+            ? undefined
+            : 'no upstream answer recently',
       },
+      ...(app.redis ? [app.redis.readiness()] : []),
     ],
   })
+  await app.register(docsRoutes, { apiPrefix: config.apiPrefix, version: API_VERSION })
   return app
 }

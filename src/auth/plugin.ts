@@ -1,17 +1,49 @@
-// INTERIM (replaced by the auth capability): no sessions yet.
+// The auth capability (CONTRACT.md §7): SIWX sign-in, sealed sessions, and their routes. Decorates
+// `app.sessions`, the CredentialSource the order routes use to act as the signed-in user.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { CredentialSource } from '../orders/ports.js'
+import type { Clock } from '../clock.js'
+import { Challenges, publicSiteOf } from './challenge.js'
+import { sessionCookieFor } from './session.js'
+import { sessionRoutes } from './session-routes.js'
+import { SessionSealer } from './session-seal.js'
+import { Sessions } from './sessions.js'
+import { SignIn } from './sign-in.js'
+import { siwxRoutes } from './siwx-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    sessions: CredentialSource
+    sessions: Sessions
   }
 }
 
+export interface AuthOptions {
+  apiPrefix: string
+  clock: Clock
+  /** SESSION_SECRET as a list: the first seals, all unseal. */
+  sessionSecrets: readonly string[]
+  publicOrigin: string
+}
+
 export const authPlugin = fp(
-  async (app: FastifyInstance) => {
-    app.decorate('sessions', { credentialsFor: async () => undefined } satisfies CredentialSource)
+  async (app: FastifyInstance, opts: AuthOptions) => {
+    const site = publicSiteOf(opts.publicOrigin)
+    const challenges = new Challenges(app.upstream, site, opts.clock)
+    const signIn = new SignIn(app.upstream, site, opts.clock)
+    const sessions = new Sessions(
+      new SessionSealer(opts.sessionSecrets),
+      sessionCookieFor(opts.publicOrigin),
+      challenges,
+      opts.clock,
+    )
+    app.decorate('sessions', sessions)
+    await app.register(
+      async (scope) => {
+        await scope.register(siwxRoutes, { challenges, signIn, sessions, clock: opts.clock })
+        await scope.register(sessionRoutes, { signIn, sessions, clock: opts.clock })
+      },
+      { prefix: opts.apiPrefix },
+    )
   },
-  { name: 'auth' },
+  { name: 'auth', dependencies: ['upstream', 'origin-policy'] },
 )

@@ -1,31 +1,86 @@
-// INTERIM (replaced by the catalog capability): loads the catalog once and guards pairs with it.
+// The catalog capability: the cache of the upstream's token catalog, its public routes, the token
+// guard used by pricing and orders, and readiness and counters for the operators.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { GatewayError } from '../errors.js'
+import type { Clock } from '../clock.js'
 import type { PairGuard } from '../orders/ports.js'
-import { catalogSchema, type Token } from '../upstream/schemas.js'
+import { catalogSchema } from '../upstream/schemas.js'
+import { DerivedBodies } from './bodies.js'
+import { CatalogCache, type CatalogStats, type CatalogTuning, DEFAULT_CATALOG_TUNING } from './cache.js'
+import { TokenGuard } from './guard.js'
+import { catalogRoutes } from './routes.js'
+
+export interface CatalogHandle {
+  /** Undefined when a servable catalog is loaded, else why not. */
+  readiness(): string | undefined
+  stats(): CatalogStats
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
     tokenGuard: PairGuard
+    catalog: CatalogHandle
   }
 }
 
+export interface CatalogPluginOptions {
+  apiPrefix: string
+  clock: Clock
+  /** CATALOG_TTL_MS: how long a loaded copy is fresh. */
+  ttlMs: number
+  /** CATALOG_MAX_STALE_MS: how long past its TTL a copy may still be served when loads fail. */
+  maxStaleMs: number
+  /** Deadline of one upstream load, retries included. */
+  timeoutMs: number
+  tuning?: Partial<CatalogTuning>
+}
+
+/** Browsers may reuse a body this long, and revalidate in the background this much longer (seconds). */
+const CLIENT_MAX_AGE_S = 60
+const CLIENT_STALE_WHILE_REVALIDATE_S = 300
+
+function checkOptions(opts: CatalogPluginOptions): void {
+  for (const name of ['ttlMs', 'timeoutMs'] as const) {
+    if (!(opts[name] > 0)) throw new Error(`catalogPlugin: ${name} must be a positive number of ms`)
+  }
+  if (!(opts.maxStaleMs >= 0)) throw new Error('catalogPlugin: maxStaleMs must be 0 or more ms')
+}
+
 export const catalogPlugin = fp(
-  async (app: FastifyInstance) => {
-    let tokens = new Map<number, Token>()
-    const guard: PairGuard = {
-      async checkPair(ctx, depositTokenId, settleTokenId) {
-        if (tokens.size === 0) {
-          const reply = await app.upstream.call(ctx, { operation: 'catalog', path: '/v1/tokens', schema: catalogSchema })
-          tokens = new Map(reply.body.map((t) => [t.id, t]))
+  async (app: FastifyInstance, opts: CatalogPluginOptions) => {
+    checkOptions(opts)
+    const cache = new CatalogCache({
+      clock: opts.clock,
+      ttlMs: opts.ttlMs,
+      maxStaleMs: opts.maxStaleMs,
+      tuning: { ...DEFAULT_CATALOG_TUNING, ...opts.tuning },
+      log: app.log,
+      fetch: async (trigger) => {
+        const ctx = {
+          requestId: trigger?.requestId ?? 'catalog-refresh',
+          log: trigger?.log ?? app.log,
+          deadline: opts.clock.now() + opts.timeoutMs,
         }
-        for (const [side, id] of [['deposit', depositTokenId], ['settle', settleTokenId]] as const) {
-          if (!tokens.has(id)) throw new GatewayError('UNKNOWN_TOKEN', `Unknown ${side} token.`, { members: { side, tokenId: id } })
-        }
+        const reply = await app.upstream.call(ctx, {
+          operation: 'catalog',
+          path: '/v1/tokens',
+          schema: catalogSchema,
+        })
+        return reply.raw
       },
-    }
-    app.decorate('tokenGuard', guard)
+    })
+    app.decorate('catalog', { readiness: () => cache.readiness(), stats: () => cache.stats() })
+    app.decorate('tokenGuard', new TokenGuard(cache))
+
+    const maxAge = Math.min(CLIENT_MAX_AGE_S, Math.ceil(opts.ttlMs / 1000))
+    await app.register(catalogRoutes, {
+      prefix: opts.apiPrefix,
+      cache,
+      bodies: new DerivedBodies(cache.work),
+      cacheControl: `public, max-age=${maxAge}, stale-while-revalidate=${CLIENT_STALE_WHILE_REVALIDATE_S}`,
+    })
+    app.addHook('onReady', () => cache.start())
+    app.addHook('onClose', async () => cache.close())
   },
   { name: 'catalog', dependencies: ['upstream'] },
 )

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
 import { createRoute } from './create-route.js'
+import { historyRoute } from './history-route.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import type { CredentialSource, PairGuard } from './ports.js'
 import { pricingRoutes } from './pricing-routes.js'
@@ -36,6 +37,7 @@ export const ordersPlugin = fp(
         await scope.register(pricingRoutes, opts)
         await scope.register(createRoute, { ...opts, replayTtlMs: DAY_MS })
         await scope.register(readRoute, { reader })
+        await scope.register(historyRoute, { credentials: opts.credentials })
       },
       { prefix: opts.apiPrefix },
     )

@@ -1,6 +1,7 @@
 // What the order routes need from other capabilities, stated here so orders depend on a shape, not
 // on the catalog or auth code: the catalog provides the PairGuard, auth the CredentialSource.
 import type { FastifyRequest } from 'fastify'
+import type { GatewayError } from '../errors.js'
 import type { CallContext } from '../upstream/client.js'
 
 export interface PairGuard {
@@ -21,4 +22,9 @@ export interface CredentialSource {
    * fresh challenge, with 'reject' (an order must not silently lose its attribution).
    */
   credentialsFor(request: FastifyRequest, lapsed: 'ignore' | 'reject'): Promise<UserCredentials | undefined>
+  /**
+   * SESSION_EXPIRED with a fresh challenge for this caller, for when the upstream refuses an access
+   * token the gateway still held valid: the client signs again, exactly as after a lapse.
+   */
+  expired(request: FastifyRequest): Promise<GatewayError>
 }

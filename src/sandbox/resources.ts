@@ -73,7 +73,10 @@ export type Order = z.infer<typeof orderSchema>
 export const createdOrderSchema = orderSchema.extend({ walletAddress: z.string() })
 export type CreatedOrder = z.infer<typeof createdOrderSchema>
 
-export const orderDetailsSchema = createdOrderSchema.extend({ depositToken: tokenSchema, settleToken: tokenSchema })
+export const orderDetailsSchema = createdOrderSchema.extend({
+  depositToken: tokenSchema,
+  settleToken: tokenSchema,
+})
 export type OrderDetails = z.infer<typeof orderDetailsSchema>
 
 export const historyItemSchema = orderSchema.extend({ depositToken: tokenSchema, settleToken: tokenSchema })

@@ -46,7 +46,8 @@ export function crc16(data: Uint8Array): number {
   let crc = 0
   for (const byte of data) {
     crc ^= byte << 8
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
+    for (let bit = 0; bit < 8; bit++)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
   }
   return crc
 }

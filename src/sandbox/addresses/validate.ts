@@ -24,7 +24,9 @@ function isSegwit(value: string, hrp: string): boolean {
   // v0 must use bech32 and v1+ bech32m (BIP-350); both checksums cannot pass for the same string.
   const usesBech32m = bech32m.decodeUnsafe(value) !== undefined
   if (version === 0) return !usesBech32m && (program.length === 20 || program.length === 32)
-  return usesBech32m && program.length >= 2 && program.length <= 40 && (version !== 1 || program.length === 32)
+  return (
+    usesBech32m && program.length >= 2 && program.length <= 40 && (version !== 1 || program.length === 32)
+  )
 }
 
 function hasBase58Version(value: string, versions: number[], payloadLength = 20): boolean {

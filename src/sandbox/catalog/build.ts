@@ -1,8 +1,7 @@
 // Builds the deterministic catalog: natives first, then the well-known assets, then the long
 // tail, ids in that order from 1. Same input, same ids, on every run.
 import type { AddressFormat } from '../addresses/formats.js'
-import { evmAddress, hex, tonAddress, versionedBase58, xrpAddress } from '../addresses/formats.js'
-import { base58 } from '../addresses/formats.js'
+import { base58, evmAddress, hex, tonAddress, versionedBase58, xrpAddress } from '../addresses/formats.js'
 import type { ByteSource } from '../addresses/mint.js'
 import type { Blockchain } from '../resources.js'
 import { CHAINS, type ChainSpec } from './chains.js'

@@ -18,9 +18,17 @@ export interface ChainSpec {
 const eth = { symbol: 'ETH', name: 'Ethereum', decimals: 18 }
 
 export const CHAINS: readonly ChainSpec[] = [
-  chain(1, 'Bitcoin', 'BTC', 2, 'btc', 'https://mempool.space/tx/', { symbol: 'BTC', name: 'Bitcoin', decimals: 8 }),
+  chain(1, 'Bitcoin', 'BTC', 2, 'btc', 'https://mempool.space/tx/', {
+    symbol: 'BTC',
+    name: 'Bitcoin',
+    decimals: 8,
+  }),
   chain(2, 'Ethereum', 'ETH', 12, 'evm', 'https://etherscan.io/tx/', eth),
-  chain(3, 'Solana', 'SOL', 1, 'sol', 'https://solscan.io/tx/', { symbol: 'SOL', name: 'Solana', decimals: 9 }),
+  chain(3, 'Solana', 'SOL', 1, 'sol', 'https://solscan.io/tx/', {
+    symbol: 'SOL',
+    name: 'Solana',
+    decimals: 9,
+  }),
   chain(4, 'Tron', 'TRX', 19, 'trx', 'https://tronscan.org/#/transaction/', {
     symbol: 'TRX',
     name: 'TRON',
@@ -66,8 +74,21 @@ export const CHAINS: readonly ChainSpec[] = [
     name: 'Toncoin',
     decimals: 9,
   }),
-  chain(17, 'Sui', 'SUI', 1, 'sui', 'https://suiscan.xyz/mainnet/tx/', { symbol: 'SUI', name: 'Sui', decimals: 9 }),
-  chain(18, 'Fantom', 'FTM', 30, 'evm', 'https://ftmscan.com/tx/', { symbol: 'FTM', name: 'Fantom', decimals: 18 }, false),
+  chain(17, 'Sui', 'SUI', 1, 'sui', 'https://suiscan.xyz/mainnet/tx/', {
+    symbol: 'SUI',
+    name: 'Sui',
+    decimals: 9,
+  }),
+  chain(
+    18,
+    'Fantom',
+    'FTM',
+    30,
+    'evm',
+    'https://ftmscan.com/tx/',
+    { symbol: 'FTM', name: 'Fantom', decimals: 18 },
+    false,
+  ),
 ]
 
 function chain(

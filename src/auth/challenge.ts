@@ -1,0 +1,76 @@
+// SIWX challenges: a single-use nonce from the upstream and, for a known wallet, a ready EIP-4361
+// message naming the gateway's public host, so a wallet can sign at once.
+import { getAddress } from 'viem'
+import type { Clock } from '../clock.js'
+import type { CallContext, UpstreamClient } from '../upstream/client.js'
+import { challengeSchema } from '../upstream/schemas.js'
+import { buildMessage, evmChainId } from './siwe-message.js'
+
+/** How long a built message may be signed; the upstream's own nonce lifetime may be shorter. */
+export const CHALLENGE_TTL_MS = 10 * 60 * 1000
+const STATEMENT = 'Sign in to see your swap orders and have new ones attributed to you.'
+
+export interface Challenge {
+  nonce: string
+  message?: string
+}
+
+export interface Wallet {
+  address: string
+  chainId: string
+}
+
+export interface PublicSite {
+  /** Authority of PUBLIC_ORIGIN: host, and port when not the scheme's default. */
+  domain: string
+  scheme: string
+  uri: string
+}
+
+export const publicSiteOf = (publicOrigin: string): PublicSite => {
+  const url = new URL(publicOrigin)
+  return { domain: url.host, scheme: url.protocol.slice(0, -1), uri: url.origin }
+}
+
+export class Challenges {
+  constructor(
+    private readonly upstream: UpstreamClient,
+    private readonly site: PublicSite,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The upstream's challenge body (extra fields kept) and our challenge built from it. */
+  async issue(ctx: CallContext, wallet: Wallet | undefined) {
+    const reply = await this.upstream.call(ctx, {
+      operation: 'challenge',
+      path: '/auth/siwx/challenge',
+      schema: challengeSchema,
+    })
+    const { nonce } = reply.body
+    const message = wallet && this.messageFor(wallet, nonce)
+    const challenge: Challenge = message === undefined ? { nonce } : { nonce, message }
+    return { upstreamBody: reply.body, challenge }
+  }
+
+  /** Undefined when the wallet is not an EVM one, or the nonce cannot be carried in a message. */
+  private messageFor(wallet: Wallet, nonce: string): string | undefined {
+    const chainId = evmChainId(wallet.chainId)
+    if (chainId === undefined) return undefined
+    let address: `0x${string}`
+    try {
+      address = getAddress(wallet.address)
+    } catch {
+      return undefined
+    }
+    const issuedAt = new Date(this.clock.now())
+    return buildMessage({
+      ...this.site,
+      address,
+      chainId,
+      nonce,
+      statement: STATEMENT,
+      issuedAt,
+      expirationTime: new Date(issuedAt.getTime() + CHALLENGE_TTL_MS),
+    })
+  }
+}

@@ -1,0 +1,107 @@
+// The session's own routes: who is signed in, the upstream's /auth/me, renewal, and sign-out.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { Clock } from '../clock.js'
+import { GatewayError } from '../errors.js'
+import { meSchema } from '../upstream/schemas.js'
+import { sessionModeHeaders } from './schemas.js'
+import { signedInView } from './session.js'
+import type { Sessions } from './sessions.js'
+import type { SignIn } from './sign-in.js'
+
+export interface SessionRoutesOptions {
+  signIn: SignIn
+  sessions: Sessions
+  clock: Clock
+}
+
+const noSession = () => new GatewayError('AUTH_REQUIRED', 'Sign in first.')
+
+export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOptions) {
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+
+  async function activeSession(request: FastifyRequest) {
+    const read = await opts.sessions.read(request)
+    if (read.state === 'none') throw noSession()
+    if (read.state === 'lapsed') throw await opts.sessions.expired(request)
+    return read
+  }
+
+  routes.get(
+    '/auth/session',
+    { schema: { summary: 'Who is signed in (never 401)', tags: ['auth'] }, config: { group: 'global' } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store')
+      const read = await opts.sessions.read(request)
+      if (read.state === 'none') return { signedIn: false }
+      const { session } = read
+      if (read.state === 'lapsed') {
+        return { signedIn: false, expired: true, address: session.address, chainId: session.chainId }
+      }
+      return signedInView(session, opts.clock.now())
+    },
+  )
+
+  routes.get(
+    '/auth/me',
+    {
+      schema: { summary: 'The signed-in user, from the swap service', tags: ['auth'] },
+      config: { group: 'global' },
+    },
+    async (request, reply) => {
+      const { session } = await activeSession(request)
+      try {
+        const me = await app.upstream.call(request.upstreamContext(), {
+          operation: 'me',
+          path: '/auth/me',
+          accessToken: session.accessToken,
+          schema: meSchema,
+        })
+        return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(me.raw)
+      } catch (err) {
+        if (err instanceof GatewayError && err.code === 'SESSION_EXPIRED')
+          throw await opts.sessions.expired(request)
+        throw err
+      }
+    },
+  )
+
+  routes.post(
+    '/auth/refresh',
+    {
+      schema: {
+        headers: sessionModeHeaders,
+        summary: 'Renew the session, or get a challenge',
+        tags: ['auth'],
+      },
+      config: { group: 'auth' },
+    },
+    async (request, reply) => {
+      const read = await opts.sessions.read(request)
+      if (read.state === 'none') throw noSession()
+      const renewed = await opts.signIn.refresh(request.upstreamContext(), read.session)
+      if (!renewed) {
+        throw await opts.sessions.expired(
+          request,
+          'The session could not be renewed: sign the challenge to continue.',
+        )
+      }
+      const sessionToken = await opts.sessions.issue(reply, renewed)
+      const view = signedInView(renewed, opts.clock.now())
+      const tokenMode = read.source === 'bearer' || request.headers['x-session-mode'] === 'token'
+      return reply.header('cache-control', 'no-store').send(tokenMode ? { ...view, sessionToken } : view)
+    },
+  )
+
+  routes.post(
+    '/auth/logout',
+    {
+      schema: { summary: 'Sign out (clears the session cookie)', tags: ['auth'] },
+      config: { group: 'global' },
+    },
+    async (_request, reply) => {
+      opts.sessions.clear(reply)
+      return reply.code(204).header('cache-control', 'no-store').send()
+    },
+  )
+}

@@ -1,0 +1,135 @@
+// Sign-in and renewal against the upstream. An EIP-4361 message is checked here first (our domain,
+// the wallet and chain of `data`, its validity window), so a signature minted for another site never
+// reaches the upstream; then the upstream verifies the signature and consumes the nonce.
+import { z } from 'zod'
+import type { Clock } from '../clock.js'
+import { GatewayError } from '../errors.js'
+import type { CallContext, UpstreamClient } from '../upstream/client.js'
+import { meSchema, tokensPairSchema } from '../upstream/schemas.js'
+import type { PublicSite } from './challenge.js'
+import type { VerifyBody } from './schemas.js'
+import { SESSION_MAX_AGE_MS, type Session } from './session.js'
+import { evmChainId, messageProblem, readMessage } from './siwe-message.js'
+import { accessTokenExpiry, upstreamCookie } from './upstream-tokens.js'
+
+/** The refresh success body is not documented: anything parses, the token is looked for below. */
+const refreshAnswer = z.unknown()
+
+const refused = (why: string) =>
+  new GatewayError('SIGNATURE_INVALID', `The sign-in message was refused: ${why}.`)
+
+export class SignIn {
+  constructor(
+    private readonly upstream: UpstreamClient,
+    private readonly site: PublicSite,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Throws SIGNATURE_INVALID or NONCE_MISSING for a SIWx message that is not for us. */
+  checkMessage(body: VerifyBody): void {
+    const read = readMessage(body.message)
+    switch (read.kind) {
+      case 'plain':
+        return
+      case 'no-nonce':
+        throw new GatewayError('NONCE_MISSING', 'The sign-in message has no Nonce line.')
+      case 'malformed':
+        throw refused('it is not a well-formed EIP-4361 message')
+      case 'other-chain':
+        if (read.domain !== this.site.domain || (read.scheme ?? 'https') !== this.site.scheme) {
+          throw refused(`the message is for ${read.domain}, not this site`)
+        }
+        return
+      case 'eip4361': {
+        const chainId = evmChainId(body.data.chainId)
+        if (chainId === undefined) throw refused('data.chainId is not an EVM chain id')
+        const problem = messageProblem(read.fields, {
+          domain: this.site.domain,
+          scheme: this.site.scheme,
+          address: body.data.accountAddress,
+          chainId,
+          now: new Date(this.clock.now()),
+        })
+        if (problem) throw refused(problem)
+      }
+    }
+  }
+
+  async verify(ctx: CallContext, body: VerifyBody): Promise<Session> {
+    this.checkMessage(body)
+    const tokens = await this.upstream.call(ctx, {
+      operation: 'verify',
+      method: 'POST',
+      path: '/auth/siwx/verify',
+      body: { data: body.data, message: body.message, signature: body.signature },
+      tenantKey: true,
+      schema: tokensPairSchema,
+    })
+    const { accessToken } = tokens.body
+    return {
+      v: 1,
+      accessToken,
+      refreshCookie: upstreamCookie(tokens.headers, 'refresh_token') ?? null,
+      address: body.data.accountAddress,
+      chainId: body.data.chainId,
+      userId: await this.userIdOf(ctx, accessToken),
+      expiresAt: accessTokenExpiry(accessToken, this.clock.now()),
+      usableUntil: this.clock.now() + SESSION_MAX_AGE_MS,
+    }
+  }
+
+  /**
+   * The renewed session, or undefined when the upstream refused the refresh (the upstream spec: today it
+   * always does). Other failures (the upstream down, a timeout) are thrown as they are.
+   */
+  async refresh(ctx: CallContext, session: Session): Promise<Session | undefined> {
+    if (session.refreshCookie === null) return undefined
+    let reply: Awaited<ReturnType<UpstreamClient['call']>>
+    try {
+      reply = await this.upstream.call(ctx, {
+        operation: 'refresh',
+        method: 'POST',
+        path: '/auth/refresh',
+        // Sent by the gateway itself: the upstream's cookie Path cannot be relied on to match ours.
+        cookie: `refresh_token=${session.refreshCookie}`,
+        schema: refreshAnswer,
+      })
+    } catch (err) {
+      if (err instanceof GatewayError && err.code === 'SESSION_EXPIRED') return undefined
+      throw err
+    }
+    // The success body is not documented: take the token from it if it is there, else from the cookie.
+    const body = reply.body as { accessToken?: unknown } | undefined
+    const accessToken =
+      typeof body?.accessToken === 'string' && body.accessToken
+        ? body.accessToken
+        : upstreamCookie(reply.headers, 'access_token')
+    if (!accessToken) {
+      ctx.log.warn({ upstream: { operation: 'refresh' } }, 'refresh answered without an access token')
+      return undefined
+    }
+    return {
+      ...session,
+      accessToken,
+      refreshCookie: upstreamCookie(reply.headers, 'refresh_token') ?? session.refreshCookie,
+      expiresAt: accessTokenExpiry(accessToken, this.clock.now()),
+      usableUntil: this.clock.now() + SESSION_MAX_AGE_MS,
+    }
+  }
+
+  /** The user id, read once at sign-in. Sign-in still succeeds without it: orders are attributed anyway. */
+  private async userIdOf(ctx: CallContext, accessToken: string): Promise<string | null> {
+    try {
+      const me = await this.upstream.call(ctx, {
+        operation: 'me',
+        path: '/auth/me',
+        accessToken,
+        schema: meSchema,
+      })
+      return me.body.id
+    } catch (err) {
+      ctx.log.warn({ err: String(err) }, 'signed in, but /auth/me could not be read')
+      return null
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// GET /auth/siwx/challenge and POST /auth/siwx/verify: one wallet signature becomes a sealed session.
+// The upstream's tokens stay inside the seal; the client sees who is signed in and until when.
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { Clock } from '../clock.js'
+import type { Challenges } from './challenge.js'
+import { challengeQuery, sessionModeHeaders, verifyBody } from './schemas.js'
+import { signedInView } from './session.js'
+import type { Sessions } from './sessions.js'
+import type { SignIn } from './sign-in.js'
+
+export interface SiwxRoutesOptions {
+  challenges: Challenges
+  signIn: SignIn
+  sessions: Sessions
+  clock: Clock
+}
+
+export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) {
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+
+  routes.get(
+    '/auth/siwx/challenge',
+    {
+      schema: {
+        querystring: challengeQuery,
+        summary: 'A sign-in nonce, and a message to sign',
+        tags: ['auth'],
+      },
+      config: { group: 'auth' },
+    },
+    async (request, reply) => {
+      const { address, chainId } = request.query
+      const wallet = address !== undefined && chainId !== undefined ? { address, chainId } : undefined
+      const { upstreamBody, challenge } = await opts.challenges.issue(request.upstreamContext(), wallet)
+      return reply.header('cache-control', 'no-store').send({ ...upstreamBody, ...challenge })
+    },
+  )
+
+  routes.post(
+    '/auth/siwx/verify',
+    {
+      schema: {
+        body: verifyBody,
+        headers: sessionModeHeaders,
+        summary: 'Exchange a wallet signature for a session',
+        tags: ['auth'],
+      },
+      config: { group: 'auth' },
+    },
+    async (request, reply) => {
+      const session = await opts.signIn.verify(request.upstreamContext(), request.body)
+      const sessionToken = await opts.sessions.issue(reply, session)
+      request.log.info({ userId: session.userId }, 'signed in')
+      const view = signedInView(session, opts.clock.now())
+      const tokenMode = request.headers['x-session-mode'] === 'token'
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(tokenMode ? { ...view, sessionToken } : view)
+    },
+  )
+}

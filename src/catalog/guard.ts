@@ -1,0 +1,38 @@
+// The PairGuard of the pricing and order routes: a pair the catalog refuses never reaches the
+// upstream (which would answer it with a 500 to be matched by text).
+import { GatewayError } from '../errors.js'
+import type { PairGuard } from '../orders/ports.js'
+import type { CallContext } from '../upstream/client.js'
+import type { Token } from '../upstream/schemas.js'
+import type { CatalogCache } from './cache.js'
+import type { CatalogVersion } from './version.js'
+
+function known(version: CatalogVersion, side: 'deposit' | 'settle', tokenId: number): Token {
+  const token = version.byId.get(tokenId)
+  if (!token) {
+    throw new GatewayError('UNKNOWN_TOKEN', `The ${side} token ${tokenId} is not in the catalog.`, {
+      members: { side, tokenId },
+    })
+  }
+  return token
+}
+
+export class TokenGuard implements PairGuard {
+  constructor(private readonly cache: CatalogCache) {}
+
+  async checkPair(ctx: CallContext, depositTokenId: number, settleTokenId: number): Promise<void> {
+    let { version } = await this.cache.read(ctx)
+    if (!version.byId.has(depositTokenId) || !version.byId.has(settleTokenId)) {
+      version = (await this.cache.refreshForUnknownId(ctx)) ?? version
+    }
+    const deposit = known(version, 'deposit', depositTokenId)
+    const settle = known(version, 'settle', settleTokenId)
+    const refuse = (detail: string) =>
+      new GatewayError('PAIR_UNAVAILABLE', detail, { members: { depositTokenId, settleTokenId } })
+    if (!deposit.active) throw refuse(`The deposit token ${depositTokenId} is not active.`)
+    if (!deposit.blockchain.depositsActive) {
+      throw refuse(`Deposits are disabled on the deposit token's chain (${deposit.blockchain.network}).`)
+    }
+    if (!settle.active) throw refuse(`The settle token ${settleTokenId} is not active.`)
+  }
+}

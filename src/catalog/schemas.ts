@@ -1,0 +1,33 @@
+// The catalog routes' inputs. A repeated parameter arrives as an array and is refused with its own
+// message, so `?network=ETH&network=SOL` is a clear error rather than a silent choice of one.
+import { z } from 'zod'
+
+const givenOnce = (issue: { input?: unknown }) =>
+  Array.isArray(issue.input) ? 'must be given only once' : undefined
+
+const text = (max: number) =>
+  z
+    .string({ error: (issue) => givenOnce(issue) ?? 'must be text' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^\P{Cc}*$/u, 'must not contain control characters')
+
+/** Filters of GET /v1/tokens (CONTRACT.md §4). Unknown parameters (cache busters) are ignored. */
+export const tokensQuery = z.object({
+  tradable: z
+    .enum(['true', 'false'], { error: (issue) => givenOnce(issue) ?? 'must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
+  network: text(32).optional(),
+  symbol: text(32).optional(),
+  q: text(64).optional(),
+})
+export type TokensQuery = z.infer<typeof tokensQuery>
+
+export const tokenParams = z.object({
+  id: z
+    .string()
+    .regex(/^0*[1-9][0-9]{0,14}$/, 'must be a token id (a positive integer)')
+    .transform(Number),
+})

@@ -1,0 +1,214 @@
+// Prometheus metrics of one gateway instance, in a registry of its own (several apps run side by side
+// in tests). Labels are route templates, methods, statuses, groups, operations and codes only: never a
+// raw URL, an id, an address or a credential, so cardinality stays bounded and nothing secret leaks.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { CatalogStats } from '../catalog/cache.js'
+import type { StreamStats } from '../stream/hub.js'
+import type { BreakerState } from '../upstream/breaker.js'
+import type { CallObservation } from '../upstream/client.js'
+import { groupOf } from './rate-limits.js'
+
+/** Figures other capabilities keep themselves, read at scrape time. */
+export interface MetricsSources {
+  catalog?: () => CatalogStats
+  streams?: () => StreamStats
+  breaker?: () => BreakerState
+  redisUp?: () => boolean
+}
+
+export interface GatewayMetrics {
+  registry: Registry
+  observeUpstream(o: CallObservation): void
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: GatewayMetrics
+  }
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+
+const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched'
+
+/** A metric whose value another component holds: a gauge, or a counter when the figure only grows. */
+function sourced<T>(
+  registry: Registry,
+  source: () => T,
+  kind: 'gauge' | 'counter',
+  name: string,
+  help: string,
+  pick: (figures: T) => number,
+) {
+  if (kind === 'gauge') {
+    return new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const value = pick(source())
+        if (Number.isFinite(value)) this.set(value)
+        else this.reset()
+      },
+    })
+  }
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(pick(source()))
+    },
+  })
+}
+
+function catalogMetrics(registry: Registry, catalog: () => CatalogStats) {
+  const add = (kind: 'gauge' | 'counter', name: string, help: string, pick: (s: CatalogStats) => number) =>
+    sourced(registry, catalog, kind, `gateway_catalog_${name}`, help, pick)
+  add(
+    'gauge',
+    'age_seconds',
+    'Seconds since the cached token catalog was loaded (absent before the first load)',
+    (s) => s.ageMs / 1000,
+  )
+  add('gauge', 'tokens', 'Tokens in the cached catalog', (s) => s.tokens)
+  add('counter', 'cache_hits_total', 'Catalog reads served from a fresh cached copy', (s) => s.hits)
+  add('counter', 'cache_misses_total', 'Catalog reads that waited for a load', (s) => s.misses)
+  add('counter', 'cache_stale_total', 'Catalog reads served from a stale copy', (s) => s.staleServed)
+  add('counter', 'refreshes_total', 'Catalog loads from the upstream', (s) => s.refreshes)
+  add('counter', 'refresh_failures_total', 'Catalog loads that failed', (s) => s.refreshFailures)
+  add(
+    'counter',
+    'forced_refreshes_total',
+    'Catalog reloads forced by an unknown token id',
+    (s) => s.forcedRefreshes,
+  )
+}
+
+function streamMetrics(registry: Registry, streams: () => StreamStats) {
+  const add = (kind: 'gauge' | 'counter', name: string, help: string, pick: (s: StreamStats) => number) =>
+    sourced(registry, streams, kind, `gateway_${name}`, help, pick)
+  add('gauge', 'streams_open', 'Client status streams open', (s) => s.openStreams)
+  add(
+    'gauge',
+    'upstream_subscriptions',
+    'Upstream status-stream subscriptions open (one per watched order)',
+    (s) => s.upstreamSubscriptions,
+  )
+  add(
+    'counter',
+    'upstream_stream_reopens_total',
+    'Upstream status streams reopened after closing',
+    (s) => s.reconnects,
+  )
+  add(
+    'counter',
+    'stream_polls_total',
+    'Order reads made by polling while no upstream stream could be opened',
+    (s) => s.polls,
+  )
+  add('counter', 'stream_events_sent_total', 'Events sent to stream clients', (s) => s.eventsSent)
+}
+
+export const metricsPlugin = fp(
+  async (app: FastifyInstance, opts: { sources: MetricsSources }) => {
+    const registry = new Registry()
+    collectDefaultMetrics({ register: registry })
+    const labels = ['method', 'route', 'status'] as const
+    const requests = new Counter({
+      name: 'gateway_http_requests_total',
+      help: 'Requests answered, by method, route template and status',
+      labelNames: labels,
+      registers: [registry],
+    })
+    const latency = new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'Time to answer a request (a stream: its whole life), by method, route template and status',
+      labelNames: labels,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    })
+    const problems = new Counter({
+      name: 'gateway_http_problems_total',
+      help: 'Problem documents sent, by route template and error code',
+      labelNames: ['route', 'code'],
+      registers: [registry],
+    })
+    const rateLimited = new Counter({
+      name: 'gateway_rate_limited_total',
+      help: 'Requests refused with RATE_LIMITED, by rate-limit group',
+      labelNames: ['group'],
+      registers: [registry],
+    })
+    const replays = new Counter({
+      name: 'gateway_idempotent_replays_total',
+      help: 'Order creations answered from a stored Idempotency-Key response',
+      registers: [registry],
+    })
+    const upstreamLatency = new Histogram({
+      name: 'gateway_upstream_call_duration_seconds',
+      help: 'Upstream call attempts, by operation and outcome (ok or our error code)',
+      labelNames: ['operation', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    })
+    const upstreamErrors = new Counter({
+      name: 'gateway_upstream_call_errors_total',
+      help: 'Upstream call attempts that did not succeed, by operation and error code',
+      labelNames: ['operation', 'code'],
+      registers: [registry],
+    })
+
+    const { sources } = opts
+    if (sources.breaker) {
+      const breaker = sources.breaker
+      new Gauge({
+        name: 'gateway_upstream_breaker_state',
+        help: 'The upstream circuit breaker: 1 for its current state',
+        labelNames: ['state'],
+        registers: [registry],
+        collect() {
+          const current = breaker()
+          for (const state of ['closed', 'open', 'half-open'] as const)
+            this.set({ state }, state === current ? 1 : 0)
+        },
+      })
+    }
+    if (sources.streams) streamMetrics(registry, sources.streams)
+    if (sources.catalog) catalogMetrics(registry, sources.catalog)
+    if (sources.redisUp) {
+      const redisUp = sources.redisUp
+      new Gauge({
+        name: 'gateway_redis_up',
+        help: '1 while the Redis shared by the instances is reachable',
+        registers: [registry],
+        collect() {
+          this.set(redisUp() ? 1 : 0)
+        },
+      })
+    }
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = routeOf(request)
+      const values = { method: request.method, route, status: String(reply.statusCode) }
+      requests.inc(values)
+      latency.observe(values, reply.elapsedTime / 1000)
+      const code = request.problemCode
+      if (code) problems.inc({ route, code })
+      if (code === 'RATE_LIMITED') rateLimited.inc({ group: String(groupOf(request)) })
+      if (reply.getHeader('idempotent-replayed') === 'true') replays.inc()
+    })
+
+    app.decorate('metrics', {
+      registry,
+      observeUpstream(o: CallObservation) {
+        upstreamLatency.observe({ operation: o.operation, outcome: o.outcome }, o.ms / 1000)
+        if (o.outcome !== 'ok') upstreamErrors.inc({ operation: o.operation, code: o.outcome })
+      },
+    } satisfies GatewayMetrics)
+  },
+  { name: 'metrics' },
+)

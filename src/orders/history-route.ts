@@ -1,0 +1,54 @@
+// The signed-in user's order history: the upstream's {status, items, meta}, read with the session's
+// access token. No session is AUTH_REQUIRED; a lapsed one, or one the upstream refuses, is
+// SESSION_EXPIRED with a fresh challenge.
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { GatewayError } from '../errors.js'
+import { historySchema } from '../upstream/schemas.js'
+import type { CredentialSource } from './ports.js'
+
+const MAX_PAGE_SIZE = 100
+const page = (max: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a positive integer')
+    .transform(Number)
+    .refine((n) => n <= max, `must be at most ${max}`)
+    .optional()
+
+export const historyQuery = z.object({ current: page(999_999_999), limit: page(MAX_PAGE_SIZE) })
+
+export async function historyRoute(app: FastifyInstance, opts: { credentials: CredentialSource }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/orders',
+    {
+      schema: { querystring: historyQuery, summary: "The signed-in user's orders", tags: ['orders'] },
+      config: { group: 'orders' },
+    },
+    async (request, reply) => {
+      const user = await opts.credentials.credentialsFor(request, 'reject')
+      if (!user) throw new GatewayError('AUTH_REQUIRED', 'Sign in to see your order history.')
+      const query = new URLSearchParams()
+      if (request.query.current !== undefined) query.set('current', String(request.query.current))
+      if (request.query.limit !== undefined) query.set('limit', String(request.query.limit))
+      try {
+        const history = await app.upstream.call(request.upstreamContext(), {
+          operation: 'history',
+          path: '/v1/orders',
+          query,
+          accessToken: user.accessToken,
+          schema: historySchema,
+        })
+        return reply
+          .header('cache-control', 'no-store')
+          .type('application/json; charset=utf-8')
+          .send(history.raw)
+      } catch (err) {
+        if (err instanceof GatewayError && err.code === 'SESSION_EXPIRED')
+          throw await opts.credentials.expired(request)
+        throw err
+      }
+    },
+  )
+}

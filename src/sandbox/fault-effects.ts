@@ -1,0 +1,81 @@
+// Carries out a queued fault on a live request. Delays and hangs hold sockets open, so they are
+// tracked and released when the sandbox closes: a test run must be able to exit.
+import type { Socket } from 'node:net'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { genericServerError } from './envelopes.js'
+import type { Fault } from './faults.js'
+
+const ERROR_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>Service temporarily unavailable</title></head>' +
+  '<body><h1>Something went wrong</h1><p>Please try again later.</p></body></html>\n'
+
+/** `answered`: the fault took the request over; `continue`: handle it normally (maybe marked). */
+export type FaultOutcome = 'answered' | 'continue' | 'continue-then-drop'
+
+export class FaultEffects {
+  private readonly delays = new Set<{ timer: NodeJS.Timeout; cancel: () => void }>()
+  private readonly held = new Set<Socket>()
+
+  async apply(fault: Fault, request: FastifyRequest, reply: FastifyReply): Promise<FaultOutcome> {
+    switch (fault.kind) {
+      case 'delay':
+        return (await this.wait(fault.ms)) ? 'continue' : this.drop(request, reply)
+      case 'hang':
+        reply.hijack()
+        this.hold(request.raw.socket)
+        return 'answered'
+      case 'error500':
+        reply.code(500).send(genericServerError().body)
+        return 'answered'
+      case 'badBody':
+        reply.code(200).type('text/html; charset=utf-8').send(ERROR_PAGE)
+        return 'answered'
+      case 'status':
+        reply
+          .code(fault.status)
+          .headers(fault.headers ?? {})
+          .send(fault.body ?? '')
+        return 'answered'
+      case 'drop':
+        return this.drop(request, reply)
+      case 'dropAfter':
+        return 'continue-then-drop'
+    }
+  }
+
+  /** Ends every delay and held request; called before the server closes. */
+  release(): void {
+    for (const delay of this.delays) delay.cancel()
+    for (const socket of this.held) socket.destroy()
+    this.held.clear()
+  }
+
+  private drop(request: FastifyRequest, reply: FastifyReply): 'answered' {
+    reply.hijack()
+    request.raw.socket.destroy()
+    return 'answered'
+  }
+
+  private hold(socket: Socket): void {
+    this.held.add(socket)
+    socket.once('close', () => this.held.delete(socket))
+  }
+
+  /** Resolves true after `ms`, or false if the sandbox closes first. */
+  private wait(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const delay = {
+        timer: setTimeout(() => {
+          this.delays.delete(delay)
+          resolve(true)
+        }, ms),
+        cancel: () => {
+          clearTimeout(delay.timer)
+          this.delays.delete(delay)
+          resolve(false)
+        },
+      }
+      this.delays.add(delay)
+    })
+  }
+}

@@ -1,0 +1,218 @@
+// One order's feed: the clients watching it and the one upstream subscription they share. Upstream
+// events are re-sent with the re-read order; after every (re)open or poll the order is re-read and a
+// status the clients have not seen yet is sent as a catch-up event. Statuses only move forward, so a
+// client is sent a status only when it is further along than the last one it got: no duplicates, no
+// step back, and a client whose snapshot is older than the feed is brought up to date when it joins.
+import type { ServerResponse } from 'node:http'
+import type { EventSourceMessage } from 'eventsource-parser'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../clock.js'
+import type { OrderReader } from '../orders/read.js'
+import { type OrderStatus, statusUpdateSchema, TERMINAL_STATUSES } from '../upstream/schemas.js'
+import { eventFrame } from './frames.js'
+import { type SubscriptionDeps, type SubscriptionTuning, UpstreamSubscription } from './subscription.js'
+
+export const STATUS_EVENT = 'orders:status-update'
+
+export type OrderRead = Awaited<ReturnType<OrderReader['read']>>
+
+/** How far along the lifecycle a status is; every transition moves to a higher rank. */
+const RANK: Record<OrderStatus, number> = {
+  AWAITING_USER_DEPOSIT: 0,
+  AWAITING_USER_DEPOSIT_CONFIRMATIONS: 1,
+  PROCESSING: 2,
+  COMPLETED: 3,
+  ERROR: 3,
+  TIMED_OUT: 3,
+}
+export const rankOf = (status: OrderStatus): number => RANK[status]
+
+/** Per-client state, kept tiny: ten thousand of these must fit in a few hundred kilobytes. */
+export interface StreamClient {
+  readonly ip: string
+  res: ServerResponse | undefined
+  /** Rank of the last status this client was sent (its snapshot's, at first). */
+  rank: number
+  feed: OrderFeed | undefined
+  released: boolean
+}
+
+/** What a feed needs from its hub. */
+export interface FeedHost {
+  clock: Clock
+  tuning: SubscriptionTuning
+  random: () => number
+  log: FastifyBaseLogger
+  read(uuid: string): Promise<OrderRead>
+  openUpstream: (uuid: string, signal: AbortSignal) => ReturnType<SubscriptionDeps['open']>
+  deliver(client: StreamClient, frame: Buffer): void
+  /** Ends one client's stream after its last event. */
+  finish(client: StreamClient): void
+  ended(feed: OrderFeed): void
+  counted(what: 'reconnects' | 'polls'): void
+}
+
+/** Reads that may lag behind an event (a read already in flight was joined) are retried this often. */
+const FRESH_READ_ATTEMPTS = 3
+
+export class OrderFeed {
+  readonly clients = new Set<StreamClient>()
+  private rank: number
+  /** The frame that brings a client to the feed's current status, built when first needed. */
+  private current: Buffer | undefined
+  private work: Promise<void> = Promise.resolve()
+  private ended = false
+  private readonly subscription: UpstreamSubscription
+  private readonly log: FastifyBaseLogger
+
+  constructor(
+    readonly uuid: string,
+    private latest: OrderRead,
+    private readonly host: FeedHost,
+  ) {
+    this.rank = rankOf(latest.body.status)
+    this.log = host.log
+    this.subscription = new UpstreamSubscription(
+      {
+        open: (signal) => host.openUpstream(uuid, signal),
+        clock: host.clock,
+        tuning: host.tuning,
+        random: host.random,
+        log: host.log,
+      },
+      {
+        opened: () => this.catchUp(),
+        event: (message) => this.onEvent(message),
+        poll: () => {
+          host.counted('polls')
+          this.catchUp()
+        },
+        reopening: () => host.counted('reconnects'),
+      },
+    )
+    this.subscription.start()
+  }
+
+  join(client: StreamClient, read: OrderRead): void {
+    client.feed = this
+    client.rank = rankOf(read.body.status)
+    this.clients.add(client)
+    if (client.rank < this.rank) {
+      client.rank = this.rank
+      this.host.deliver(client, this.currentFrame())
+    }
+  }
+
+  leave(client: StreamClient): void {
+    this.clients.delete(client)
+    client.feed = undefined
+    if (this.clients.size === 0) this.close()
+  }
+
+  checkIdle(now: number): void {
+    this.subscription.checkIdle(now)
+  }
+
+  close(): void {
+    if (this.ended) return
+    this.ended = true
+    this.subscription.close()
+    this.host.ended(this)
+  }
+
+  private onEvent(message: EventSourceMessage): void {
+    if (message.event !== STATUS_EVENT) return
+    this.enqueue(async () => {
+      const parsed = statusUpdateSchema.safeParse(safeJson(message.data))
+      if (!parsed.success || parsed.data.orderId !== this.uuid) {
+        // We cannot trust this event, but something happened: find out from the order itself.
+        this.log.warn('upstream status event does not match its documented shape; re-reading the order')
+        return this.readAndCatchUp()
+      }
+      const update = parsed.data
+      if (rankOf(update.status) <= this.rank) return
+      const read = await this.freshRead(update.status)
+      const data = read ? { ...update, order: read.body } : update
+      const id = message.id ?? String(read?.readAt ?? this.host.clock.now())
+      this.publish(update.status, eventFrame({ event: STATUS_EVENT, id, data: JSON.stringify(data) }))
+    })
+  }
+
+  private catchUp(): void {
+    this.enqueue(() => this.readAndCatchUp())
+  }
+
+  private async readAndCatchUp(): Promise<void> {
+    const read = await this.tryRead()
+    if (!read || rankOf(read.body.status) <= this.rank) return
+    this.latest = read
+    this.current = undefined
+    this.publish(read.body.status, this.currentFrame())
+  }
+
+  /** A status-update for the latest read, stamped with the moment of that read. */
+  private currentFrame(): Buffer {
+    this.current ??= catchUpFrame(this.latest)
+    return this.current
+  }
+
+  private publish(status: OrderStatus, frame: Buffer): void {
+    if (this.ended) return
+    const rank = rankOf(status)
+    this.rank = rank
+    this.current = frame
+    for (const client of this.clients) {
+      if (client.rank >= rank) continue
+      client.rank = rank
+      this.host.deliver(client, frame)
+    }
+    if (!TERMINAL_STATUSES.has(status)) return
+    for (const client of [...this.clients]) this.host.finish(client)
+    this.close()
+  }
+
+  /** Events are handled one at a time, in arrival order, so a slow re-read never reorders them. */
+  private enqueue(task: () => Promise<void>): void {
+    this.work = this.work
+      .then(() => (this.ended ? undefined : task()))
+      .catch((err: unknown) => this.log.error({ err }, 'status feed task failed'))
+  }
+
+  private async freshRead(status: OrderStatus): Promise<OrderRead | undefined> {
+    let read: OrderRead | undefined
+    for (let attempt = 0; attempt < FRESH_READ_ATTEMPTS; attempt++) {
+      read = await this.tryRead()
+      if (!read || rankOf(read.body.status) >= rankOf(status)) break
+    }
+    return read
+  }
+
+  private async tryRead(): Promise<OrderRead | undefined> {
+    try {
+      return await this.host.read(this.uuid)
+    } catch (err) {
+      this.log.warn({ code: (err as { code?: unknown }).code }, 'could not re-read the order')
+      return undefined
+    }
+  }
+}
+
+function catchUpFrame(read: OrderRead): Buffer {
+  const order = read.body
+  const data = {
+    orderId: order.uuid,
+    status: order.status,
+    message: 'order update',
+    updatedAt: new Date(read.readAt).toISOString(),
+    order,
+  }
+  return eventFrame({ event: STATUS_EVENT, id: String(read.readAt), data: JSON.stringify(data) })
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,226 @@
+// The status hub: every open status stream of this process, grouped by order into feeds (one
+// upstream subscription per order, shared by all its clients), the stream limits, one heartbeat timer
+// for all clients, and a clean end of every stream on shutdown.
+import { randomUUID } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../clock.js'
+import { shortenIds } from '../edge/logging.js'
+import { GatewayError } from '../errors.js'
+import type { OrderReader } from '../orders/read.js'
+import type { UpstreamClient } from '../upstream/client.js'
+import { TERMINAL_STATUSES } from '../upstream/schemas.js'
+import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
+import { commentFrame, eventFrame } from './frames.js'
+import type { SubscriptionTuning } from './subscription.js'
+
+export interface StreamTuning extends SubscriptionTuning {
+  /** The `retry:` advice sent with the snapshot: how long a browser waits before reconnecting. */
+  retryMs: number
+  /** A client that lets this much pile up unread is too slow to follow; its stream is dropped. */
+  maxBufferedBytes: number
+}
+
+export const DEFAULT_STREAM_TUNING: StreamTuning = {
+  retryMs: 5_000,
+  reopenBaseMs: 250,
+  reopenCapMs: 30_000,
+  stableMs: 1_000,
+  pollMs: 5_000,
+  upstreamIdleMs: 70_000,
+  maxEventBytes: 1024 * 1024,
+  maxBufferedBytes: 256 * 1024,
+}
+
+export interface HubOptions {
+  clock: Clock
+  log: FastifyBaseLogger
+  reader: OrderReader
+  upstream: UpstreamClient
+  /** Deadline for each upstream operation the hub makes on its own (re-reads, opening a stream). */
+  upstreamTimeoutMs: number
+  heartbeatMs: number
+  maxPerIp: number
+  maxTotal: number
+  tuning: StreamTuning
+  random?: () => number
+}
+
+export interface StreamStats {
+  openStreams: number
+  upstreamSubscriptions: number
+  reconnects: number
+  polls: number
+  eventsSent: number
+}
+
+const HEARTBEAT = commentFrame('heartbeat')
+const GOODBYE = commentFrame('server shutting down; reconnect')
+
+export class StatusHub {
+  private readonly feeds = new Map<string, OrderFeed>()
+  private readonly perIp = new Map<string, number>()
+  /** Admitted streams, including those still reading their order: what the limits count. */
+  private admitted = 0
+  private open = 0
+  private reconnects = 0
+  private polls = 0
+  private eventsSent = 0
+  private closing = false
+  private readonly heartbeat: NodeJS.Timeout
+
+  constructor(private readonly opts: HubOptions) {
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs)
+    this.heartbeat.unref()
+  }
+
+  /** Takes a place for a new stream, or refuses it: per client IP first, then in total. */
+  admit(ip: string): StreamClient {
+    if (this.closing) throw shuttingDown()
+    const retryAfter = Math.max(1, Math.ceil(this.opts.tuning.retryMs / 1000))
+    const retry = { members: { retryAfter }, headers: { 'retry-after': String(retryAfter) } }
+    const mine = this.perIp.get(ip) ?? 0
+    if (mine >= this.opts.maxPerIp) {
+      throw new GatewayError(
+        'RATE_LIMITED',
+        `At most ${this.opts.maxPerIp} status streams may be open per client.`,
+        retry,
+      )
+    }
+    if (this.admitted >= this.opts.maxTotal) {
+      throw new GatewayError(
+        'SERVICE_UNAVAILABLE',
+        'The gateway has no room for another status stream now.',
+        retry,
+      )
+    }
+    this.perIp.set(ip, mine + 1)
+    this.admitted++
+    return { ip, res: undefined, rank: -1, feed: undefined, released: false }
+  }
+
+  /** Gives the place back; safe to call more than once. */
+  release(client: StreamClient): void {
+    if (client.released) return
+    client.released = true
+    this.admitted--
+    const left = (this.perIp.get(client.ip) ?? 1) - 1
+    if (left > 0) this.perIp.set(client.ip, left)
+    else this.perIp.delete(client.ip)
+    if (client.res) this.open--
+    client.feed?.leave(client)
+    client.res = undefined
+  }
+
+  /** Refuses to start a stream once shutdown has begun (a read may have been in flight). */
+  assertOpen(): void {
+    if (this.closing) throw shuttingDown()
+  }
+
+  /**
+   * Takes over a response whose headers are written: the snapshot first, then either the end (a
+   * terminal order) or the order's feed.
+   */
+  attach(client: StreamClient, uuid: string, res: ServerResponse, read: OrderRead): void {
+    if (res.destroyed) {
+      this.release(client)
+      return
+    }
+    client.res = res
+    this.open++
+    res.once('close', () => this.release(client))
+    const snapshot = eventFrame({
+      retry: this.opts.tuning.retryMs,
+      event: 'snapshot',
+      id: String(read.readAt),
+      data: read.raw.toString('utf8'),
+    })
+    this.deliver(client, snapshot)
+    if (TERMINAL_STATUSES.has(read.body.status)) {
+      this.finish(client)
+      return
+    }
+    let feed = this.feeds.get(uuid)
+    if (!feed) {
+      feed = new OrderFeed(uuid, read, this.feedHost(uuid))
+      this.feeds.set(uuid, feed)
+    }
+    feed.join(client, read)
+  }
+
+  stats(): StreamStats {
+    return {
+      openStreams: this.open,
+      upstreamSubscriptions: this.feeds.size,
+      reconnects: this.reconnects,
+      polls: this.polls,
+      eventsSent: this.eventsSent,
+    }
+  }
+
+  /** Ends every stream (EventSource clients then reconnect, to another instance) and every subscription. */
+  shutdown(): void {
+    this.closing = true
+    clearInterval(this.heartbeat)
+    for (const feed of [...this.feeds.values()]) {
+      for (const client of [...feed.clients]) {
+        client.res?.write(GOODBYE)
+        this.finish(client)
+      }
+      feed.close()
+    }
+  }
+
+  private deliver(client: StreamClient, frame: Buffer, counted = true): void {
+    const res = client.res
+    if (!res || res.destroyed) return
+    res.write(frame)
+    if (counted) this.eventsSent++
+    if (res.writableLength > this.opts.tuning.maxBufferedBytes) {
+      this.opts.log.info('status stream client is not reading; dropping it')
+      res.destroy()
+    }
+  }
+
+  private finish(client: StreamClient): void {
+    const res = client.res
+    client.feed?.leave(client)
+    if (res && !res.destroyed && !res.writableEnded) res.end()
+  }
+
+  private beat(): void {
+    const now = this.opts.clock.now()
+    for (const feed of this.feeds.values()) {
+      feed.checkIdle(now)
+      for (const client of feed.clients) this.deliver(client, HEARTBEAT, false)
+    }
+  }
+
+  private feedHost(uuid: string): FeedHost {
+    const { clock, tuning, upstream, reader, upstreamTimeoutMs } = this.opts
+    const log = this.opts.log.child({ order: shortenIds(uuid) })
+    // Each hub operation gets its own deadline: the subscription outlives any client request.
+    const context = () => ({ requestId: randomUUID(), log, deadline: clock.now() + upstreamTimeoutMs })
+    return {
+      clock,
+      tuning,
+      random: this.opts.random ?? Math.random,
+      log,
+      read: (id) => reader.read(context(), id),
+      openUpstream: (id, signal) =>
+        upstream.openStream(context(), `/orders/${encodeURIComponent(id)}/status-stream`, signal),
+      deliver: (client, frame) => this.deliver(client, frame),
+      finish: (client) => this.finish(client),
+      ended: (feed) => {
+        if (this.feeds.get(feed.uuid) === feed) this.feeds.delete(feed.uuid)
+      },
+      counted: (what) => {
+        this[what]++
+      },
+    }
+  }
+}
+
+function shuttingDown(): GatewayError {
+  return new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; reconnect in a moment.')
+}

@@ -1,0 +1,58 @@
+// GET <prefix>/orders/:uuid/status-stream (CONTRACT.md §6). Everything that can fail is decided
+// before the first byte: the uuid (400), the stream limits (429, 503), the order itself (404); then
+// the response is taken over from Fastify and handed to the hub.
+import type { OutgoingHttpHeaders } from 'node:http'
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { clientIpOf } from '../edge/client-ip.js'
+import { orderParams } from '../orders/schemas.js'
+import { TERMINAL_STATUSES } from '../upstream/schemas.js'
+import type { StatusHub } from './hub.js'
+
+export interface StreamRouteOptions {
+  hub: StatusHub
+  clientIpHeader: string | undefined
+}
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  // nginx and similar proxies buffer responses unless told not to; an SSE stream must flow at once.
+  'x-accel-buffering': 'no',
+  connection: 'keep-alive',
+}
+
+export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions) {
+  const { hub } = opts
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/orders/:uuid/status-stream',
+    {
+      schema: {
+        params: orderParams,
+        summary: 'Follow an order: a snapshot, then every status change (Server-Sent Events)',
+        tags: ['orders'],
+      },
+      config: { group: 'stream', invalidCodes: { uuid: 'INVALID_ORDER_ID' } },
+    },
+    async (request, reply) => {
+      const { uuid } = request.params
+      const client = hub.admit(clientIpOf(request, opts.clientIpHeader))
+      let read: Awaited<ReturnType<typeof app.orderReader.read>>
+      try {
+        read = await app.orderReader.read(request.upstreamContext(), uuid)
+        hub.assertOpen()
+      } catch (err) {
+        hub.release(client)
+        throw err
+      }
+      // A browser reconnecting after the terminal event: 204 is what makes EventSource stop for good.
+      if (TERMINAL_STATUSES.has(read.body.status) && request.headers['last-event-id'] !== undefined) {
+        hub.release(client)
+        return reply.code(204).header('cache-control', 'no-store').send()
+      }
+      reply.hijack()
+      reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...SSE_HEADERS })
+      hub.attach(client, uuid, reply.raw, read)
+    },
+  )
+}

@@ -1,0 +1,122 @@
+// Test helpers for the auth capability: a movable clock, a small browser-like HTTP client that keeps
+// the session cookie and sends an Origin, and a full wallet sign-in with a real private-key account.
+import { parseSetCookie } from 'set-cookie-parser'
+import type { Test } from 'tap'
+import type { PrivateKeyAccount } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { type GatewayOptions, startGateway } from '../helpers/gateway.js'
+
+export const PUBLIC_ORIGIN = 'http://localhost:3000'
+export const SITE = 'localhost:3000'
+
+export interface MovableClock {
+  now(): number
+  advance(ms: number): void
+}
+
+export function movableClock(): MovableClock {
+  let offset = 0
+  return {
+    now: () => Date.now() + offset,
+    advance(ms) {
+      offset += ms
+    },
+  }
+}
+
+export const newWallet = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey())
+
+export interface Answer {
+  status: number
+  headers: Headers
+  text: string
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+  json: any
+  setCookies: string[]
+}
+
+export interface RequestOptions {
+  body?: unknown
+  headers?: Record<string, string>
+  /** false: send no Origin even if the client has one. */
+  origin?: string | false
+}
+
+/** A browser-like client over real sockets: keeps cookies it is given, sends its Origin. */
+export class Client {
+  readonly cookies = new Map<string, string>()
+  /** Every header and body this client received, for "no secret ever leaks" checks. */
+  readonly received: string[] = []
+
+  constructor(
+    readonly base: string,
+    /** null: a client that sends no Origin (a server, a mobile app, curl). */
+    readonly origin: string | null = PUBLIC_ORIGIN,
+  ) {}
+
+  get(path: string, opts: RequestOptions = {}) {
+    return this.request('GET', path, opts)
+  }
+
+  post(path: string, opts: RequestOptions = {}) {
+    return this.request('POST', path, opts)
+  }
+
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...opts.headers }
+    const origin = opts.origin === undefined ? this.origin : opts.origin
+    if (origin) headers.origin = origin
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; ')
+    if (opts.body !== undefined) headers['content-type'] = 'application/json'
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    })
+    const text = await res.text()
+    const setCookies = res.headers.getSetCookie()
+    for (const cookie of parseSetCookie(setCookies, { decodeValues: false })) {
+      const gone = cookie.value === '' || cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() < Date.now())
+      if (gone) this.cookies.delete(cookie.name)
+      else this.cookies.set(cookie.name, cookie.value)
+    }
+    this.received.push(JSON.stringify([...res.headers]), text)
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: res.status, headers: res.headers, text, json, setCookies }
+  }
+}
+
+/** Challenge for this wallet, signed with its key, and verified: the one-signature sign-in. */
+export async function signIn(client: Client, wallet: PrivateKeyAccount, chainId = '1', headers?: Record<string, string>) {
+  const challenge = await client.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=${chainId}`)
+  if (challenge.status !== 200) throw new Error(`challenge failed: ${challenge.text}`)
+  const message: string = challenge.json.message
+  const signature = await wallet.signMessage({ message })
+  const verify = await client.post('/api/auth/siwx/verify', {
+    body: { data: { chainId, accountAddress: wallet.address }, message, signature },
+    headers,
+  })
+  return { challenge, message, signature, verify }
+}
+
+/** A listening gateway (real sockets, for cookies) with a movable clock shared with its sandbox. */
+export async function startAuthGateway(t: Test, opts: GatewayOptions = {}) {
+  const clock = movableClock()
+  const gw = await startGateway(t, {
+    listen: true,
+    ...opts,
+    env: { PUBLIC_ORIGIN, ...opts.env },
+    deps: { clock, ...opts.deps },
+  })
+  /** Moves the gateway's and the sandbox's clocks together, as real time would. */
+  const advance = (ms: number) => {
+    clock.advance(ms)
+    gw.sandbox.control.advanceTime(ms)
+  }
+  return { ...gw, clock, advance, client: (origin: string | null = PUBLIC_ORIGIN) => new Client(gw.url, origin) }
+}

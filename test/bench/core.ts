@@ -1,0 +1,124 @@
+// Quote and order-read throughput and latency, in one run, for three setups: direct to the sandbox,
+// a bare @fastify/http-proxy that only injects the key (the baseline), and the gateway with every
+// feature on. Prints the ratios the issue sets targets for. Loopback only; bounded in time.
+import autocannon from 'autocannon'
+import { Pool } from 'undici'
+import { startTarget } from './spawn.js'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+
+interface Result {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  non2xx: number
+}
+
+async function load(url: string, connections: number, paths: string[]): Promise<Result> {
+  let i = 0
+  const r = await autocannon({
+    url,
+    connections,
+    duration: SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
+}
+
+/** One connection, one request at a time, timed with sub-millisecond resolution. */
+async function sequential(url: string, paths: string[]): Promise<Result> {
+  const pool = new Pool(url, { connections: 1 })
+  const times: number[] = []
+  let errors = 0
+  let non2xx = 0
+  const end = performance.now() + SECONDS * 1000
+  try {
+    for (let i = 0; performance.now() < end; i++) {
+      const started = performance.now()
+      try {
+        const res = await pool.request({ method: 'GET', path: paths[i % paths.length]! })
+        await res.body.dump()
+        if (res.statusCode >= 300) non2xx++
+      } catch {
+        errors++
+      }
+      times.push(performance.now() - started)
+    }
+  } finally {
+    await pool.close()
+  }
+  times.sort((a, b) => a - b)
+  const at = (q: number) => Math.round((times[Math.floor(q * (times.length - 1))] ?? 0) * 1000) / 1000
+  return { rps: times.length / SECONDS, p50: at(0.5), p99: at(0.99), errors, non2xx }
+}
+
+async function json(url: string, init?: RequestInit) {
+  const res = await fetch(url, init)
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`)
+  return res.json()
+}
+
+export async function benchCore() {
+  const sandbox = await startTarget(['sandbox'])
+  const proxy = await startTarget(['proxy', sandbox.url])
+  const gateway = await startTarget(['gateway', sandbox.url])
+  try {
+    const tokens = (await json(`${sandbox.url}/v1/tokens`)) as Array<{ id: number; symbol: string; active: boolean; isBaseToken: boolean; blockchain: { network: string; depositsActive: boolean } }>
+    const usdt = tokens.find((t) => t.symbol === 'USDT' && t.blockchain.network === 'ETH' && t.active)!
+    const eth = tokens.find((t) => t.isBaseToken && t.blockchain.network === 'ETH' && t.active)!
+    const uuids: string[] = []
+    for (let n = 0; n < 100; n++) {
+      const order = (await json(`${gateway.url}/api/v1/orders/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          depositTokenId: usdt.id,
+          settleTokenId: eth.id,
+          receivingAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+          intendedAmount: 100 + n,
+          intendedIsDeposit: true,
+        }),
+      })) as { uuid: string }
+      uuids.push(order.uuid)
+    }
+    // Distinct amounts and orders, so the gateway's coalescing does not flatter it.
+    const quotePaths = (prefix: string) =>
+      Array.from({ length: 1000 }, (_, n) => `${prefix}/v1/tokens/quote?depositTokenId=${usdt.id}&settleTokenId=${eth.id}&amount=${100 + n}&amountIsDeposit=true`)
+    const readPaths = (prefix: string) => uuids.map((u) => `${prefix}/v1/orders/${u}`)
+    const setups = [
+      ['direct', sandbox.url, ''],
+      ['bare proxy', proxy.url, '/api'],
+      ['gateway', gateway.url, '/api'],
+    ] as const
+    const results: Record<string, Result> = {}
+    for (const [route, paths] of [
+      ['quote', quotePaths],
+      ['order read', readPaths],
+    ] as const) {
+      for (const [name, url, prefix] of setups) {
+        await load(url, 10, paths(prefix).slice(0, 50)) // warm-up
+        results[`${route} ${name} c100`] = await load(url, 100, paths(prefix))
+        results[`${route} ${name} c1`] = await sequential(url, paths(prefix))
+      }
+    }
+    console.log('\ncore: throughput (req/s) and latency (ms)')
+    console.table(
+      Object.fromEntries(Object.entries(results).map(([k, r]) => [k, { rps: Math.round(r.rps), p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx }])),
+    )
+    for (const route of ['quote', 'order read']) {
+      const g = results[`${route} gateway c100`]!
+      const b = results[`${route} bare proxy c100`]!
+      const d = results[`${route} direct c100`]!
+      const g1 = results[`${route} gateway c1`]!
+      const d1 = results[`${route} direct c1`]!
+      console.log(
+        `${route}: gateway/bare-proxy throughput at 100 connections = ${(g.rps / b.rps).toFixed(2)}x (target >= 0.8); ` +
+          `bare-proxy/direct = ${(b.rps / d.rps).toFixed(2)}x; ` +
+          `added median latency over direct at 1 connection = ${(g1.p50 - d1.p50).toFixed(2)} ms (target <= 0.3)`,
+      )
+    }
+  } finally {
+    for (const s of [gateway, proxy, sandbox]) s.stop()
+  }
+}

@@ -1,0 +1,10 @@
+// npm run bench [core|catalog|stream ...]: runs the named benchmarks (all by default), one at a time.
+import { benchCore } from './core.js'
+
+const all: Record<string, () => Promise<void>> = { core: benchCore }
+const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(all)
+for (const name of names) {
+  const bench = all[name]
+  if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(all).join(', ')}`)
+  await bench()
+}

@@ -1,0 +1,53 @@
+// Starts one benchmark target in this process and prints {"url": ...} as its first stdout line:
+//   sandbox            the upstream simulator
+//   proxy <upstream>   a bare @fastify/http-proxy that only injects the tenant key (the baseline)
+//   gateway <upstream> the gateway with every feature on, logging at info (to /dev/null)
+import proxy from '@fastify/http-proxy'
+import Fastify from 'fastify'
+import pino from 'pino'
+import { buildApp } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
+import { buildSandbox } from '../../src/sandbox/app.js'
+
+export const BENCH_TENANT_KEY = 'bench-tenant-key'
+
+const [mode, upstream] = process.argv.slice(2)
+let url: string
+if (mode === 'sandbox') {
+  const { app } = buildSandbox({ tenantKey: BENCH_TENANT_KEY })
+  url = await app.listen({ port: 0, host: '127.0.0.1' })
+} else if (mode === 'proxy' && upstream) {
+  const app = Fastify()
+  await app.register(proxy, {
+    upstream,
+    prefix: '/api',
+    rewritePrefix: '',
+    replyOptions: {
+      rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-tenant-api-key': BENCH_TENANT_KEY }),
+    },
+  })
+  url = await app.listen({ port: 0, host: '127.0.0.1' })
+} else if (mode === 'gateway' && upstream) {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    UPSTREAM_URL: upstream,
+    TENANT_API_KEY: BENCH_TENANT_KEY,
+    SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh',
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'info',
+    // Benchmarks measure the request path, not the limiter refusing the load generator.
+    RATE_LIMITS: JSON.stringify(
+      Object.fromEntries(
+        ['catalog', 'pricing', 'create', 'orders', 'stream', 'auth', 'global'].map((g) => [
+          g,
+          { max: 1_000_000_000, timeWindow: '1 minute' },
+        ]),
+      ),
+    ),
+  })
+  const app = await buildApp(config, { logStream: pino.destination('/dev/null') })
+  url = await app.listen({ port: 0, host: '127.0.0.1' })
+} else {
+  throw new Error('usage: servers.ts sandbox | proxy <upstream> | gateway <upstream>')
+}
+process.stdout.write(`${JSON.stringify({ url, pid: process.pid })}\n`)

@@ -1,0 +1,103 @@
+import t from 'tap'
+import { buildSandbox } from '../../src/sandbox/app.js'
+import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
+import { picks } from '../helpers/picks.js'
+import { assertProblem } from '../helpers/problem.js'
+import { manualClock, refusingUrl, resettingUpstream, until, upstreamCatalog } from './support.js'
+
+const TOKENS = '/api/v1/tokens'
+const TTL_MS = 300_000
+const MAX_STALE_MS = 3_600_000
+/** A dead upstream should fail fast and not open the breaker in these tests. */
+const upstreamTuning = { retries: 0, breakerThreshold: 1_000 }
+
+t.test('with the upstream refusing connections, the last good copy is served as STALE', async (t) => {
+  const clock = manualClock()
+  const { app, sandbox } = await startGateway(t, {
+    env: { CATALOG_MAX_STALE_MS: String(MAX_STALE_MS) },
+    deps: { clock, upstreamTuning, catalogTuning: { retryBaseMs: 600_000 } },
+  })
+  const p = picks(sandbox.control.tokens())
+  const before = await app.inject({ url: TOKENS, headers: { 'accept-encoding': 'br' } })
+  await sandbox.app.close()
+  await t.rejects(fetch(`${sandbox.url}/v1/tokens`), 'the sandbox refuses connections')
+
+  clock.advance(TTL_MS + 1)
+  const stale = await app.inject({ url: TOKENS, headers: { 'accept-encoding': 'br' } })
+  t.equal(stale.statusCode, 200)
+  t.equal(stale.headers['x-cache-status'], 'STALE', 'the response says it is stale')
+  t.ok(stale.rawPayload.equals(before.rawPayload), 'the last good bytes')
+  t.equal(stale.headers.etag, before.headers.etag)
+  await until(t, 'the failed background load', () => app.catalog.stats().refreshFailures === 1)
+  const revalidated = await app.inject({
+    url: TOKENS,
+    headers: { 'accept-encoding': 'br', 'if-none-match': String(before.headers.etag) },
+  })
+  t.equal(revalidated.statusCode, 304)
+  t.equal(revalidated.headers['x-cache-status'], 'STALE')
+  const chains = await app.inject('/api/v1/chains')
+  t.equal(chains.headers['x-cache-status'], 'STALE')
+  t.equal(app.catalog.readiness(), undefined, 'a servable copy keeps the catalog ready')
+  t.equal(app.catalog.stats().refreshFailures, 1, 'no reload per request while backing off')
+
+  const known = await app.inject(
+    `/api/v1/tokens/quote?depositTokenId=${p.inactive.id}&settleTokenId=${p.eth.id}&amount=1&amountIsDeposit=true`,
+  )
+  assertProblem(t, known, 'PAIR_UNAVAILABLE')
+
+  clock.advance(MAX_STALE_MS)
+  const tooOld = await app.inject(TOKENS)
+  assertProblem(t, tooOld, 'UPSTREAM_UNAVAILABLE', true)
+  t.match(app.catalog.readiness(), /older than/, 'readiness reports the expired copy')
+  const ready = await app.inject('/readyz')
+  t.equal(ready.statusCode, 503)
+  t.ok(ready.json().checks.catalog, 'the catalog check names the problem')
+})
+
+t.test(
+  'a cold start with no upstream: the gateway starts, answers 503, and loads in the background',
+  async (t) => {
+    const dead = await refusingUrl()
+    const { app } = await startGateway(t, {
+      env: { UPSTREAM_URL: dead },
+      deps: { upstreamTuning, catalogTuning: { retryBaseMs: 20, retryCapMs: 100 } },
+    })
+    for (const path of [TOKENS, `${TOKENS}/1`, '/api/v1/chains', `${TOKENS}?tradable=true`]) {
+      const body = assertProblem(t, await app.inject(path), 'UPSTREAM_UNAVAILABLE', true)
+      t.notMatch(JSON.stringify(body), /ECONNREFUSED|127\.0\.0\.1/, 'no transport details leak')
+    }
+    const quote = await app.inject(
+      '/api/v1/tokens/quote?depositTokenId=1&settleTokenId=2&amount=1&amountIsDeposit=true',
+    )
+    assertProblem(t, quote, 'UPSTREAM_UNAVAILABLE', true)
+    const ready = await app.inject('/readyz')
+    t.equal(ready.statusCode, 503, 'not ready before the first load')
+    t.match(ready.json().checks, { catalog: /not been loaded/ })
+
+    const port = Number(new URL(dead).port)
+    const { app: upstream, control } = buildSandbox({ tenantKey: TEST_TENANT_KEY })
+    t.teardown(() => upstream.close())
+    await upstream.listen({ host: '127.0.0.1', port })
+    await until(t, 'the background load, with no client traffic', () => app.catalog.readiness() === undefined)
+    t.ok(control.requestsTo('GET /v1/tokens').length >= 1)
+    const res = await app.inject(TOKENS)
+    t.equal(res.statusCode, 200)
+    t.equal(res.headers['x-cache-status'], 'HIT')
+    const { raw } = await upstreamCatalog(`http://127.0.0.1:${port}`)
+    t.ok(res.rawPayload.equals(raw))
+  },
+)
+
+t.test('reload attempts back off, and stop when the gateway closes', async (t) => {
+  const upstream = await resettingUpstream(t)
+  const { app } = await startGateway(t, {
+    env: { UPSTREAM_URL: upstream.url },
+    deps: { upstreamTuning, catalogTuning: { retryBaseMs: 10, retryCapMs: 40 } },
+  })
+  await until(t, 'a few background attempts', () => upstream.connections() >= 4)
+  t.ok(app.catalog.stats().refreshFailures >= 4)
+  await app.close()
+  const atClose = upstream.connections()
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.equal(upstream.connections(), atClose, 'no attempt after close: no timer left behind')
+})

@@ -1,0 +1,64 @@
+// What the catalog tests share: a clock they move by hand, a bounded wait for background work, the
+// upstream's own catalog bytes, and addresses where no upstream answers.
+
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
+import type { Test } from 'tap'
+import type { Token } from '../../src/upstream/schemas.js'
+
+export interface ManualClock {
+  now(): number
+  advance(ms: number): void
+}
+
+/** Starts at the real time (lru-cache treats a start of 0 as "no TTL"), then moves only when told. */
+export function manualClock(): ManualClock {
+  let now = Date.now()
+  return {
+    now: () => now,
+    advance(ms) {
+      now += ms
+    },
+  }
+}
+
+/** Polls until `check` holds, failing the test after `ms` of real time. */
+export async function until(t: Test, what: string, check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > end) {
+      t.fail(`timed out waiting for ${what}`)
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** The catalog exactly as the upstream serves it. */
+export async function upstreamCatalog(sandboxUrl: string): Promise<{ raw: Buffer; tokens: Token[] }> {
+  const res = await fetch(`${sandboxUrl}/v1/tokens`)
+  const raw = Buffer.from(await res.arrayBuffer())
+  return { raw, tokens: JSON.parse(raw.toString('utf8')) as Token[] }
+}
+
+/** A loopback URL nothing listens on: connections to it are refused. */
+export async function refusingUrl(): Promise<string> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return `http://127.0.0.1:${port}`
+}
+
+/** A TCP server that accepts and at once resets every connection, counting them. */
+export async function resettingUpstream(t: Test): Promise<{ url: string; connections: () => number }> {
+  let count = 0
+  const server = createServer((socket) => {
+    count += 1
+    socket.resetAndDestroy()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => server.close(resolve)))
+  const { port } = server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}`, connections: () => count }
+}

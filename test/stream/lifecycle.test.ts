@@ -1,0 +1,130 @@
+import t from 'tap'
+import { STATUS_EVENT } from './follow.js'
+import { STREAM_ROUTE, streamGateway } from './setup.js'
+
+/** The sandbox's clock runs an hour behind ours, so its event ids cannot be mistaken for our read moments. */
+const HOUR = 60 * 60 * 1000
+const behind = { now: () => Date.now() - HOUR }
+
+t.test(
+  'a whole lifecycle arrives in order, each event with the upstream id and fields plus the re-read order',
+  async (t) => {
+    const gw = await streamGateway(t, { sandbox: behind })
+    const uuid = await gw.newOrder()
+    const f = gw.follow(uuid)
+    await f.until('the snapshot', () => f.events.length === 1)
+    await eventuallyOpen(gw.control, uuid)
+
+    gw.control.deposit(uuid, { amount: 100 })
+    await f.until('the deposit', () => f.updates().length === 1)
+    gw.control.confirm(uuid)
+    await f.until('the confirmation', () => f.updates().length === 2)
+    gw.control.progress(uuid, 0.5) // no status change upstream, hence no event
+    gw.control.complete(uuid)
+    await f.until('completion', () => f.updates().length === 3)
+
+    const updates = f.updates()
+    t.same(
+      updates.map((e) => e.data.status),
+      ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'],
+    )
+    for (const e of updates) {
+      t.match(e.data, { orderId: uuid, message: 'order update', updatedAt: String }, 'the upstream fields')
+      t.equal(e.id, String(Date.parse(String(e.data.updatedAt))), 'the upstream id (updatedAt in ms)')
+      t.ok(Number(e.id) < Date.now() - HOUR / 2, 'stamped by the upstream, not by the gateway')
+      t.equal(e.data.order?.uuid, uuid)
+      t.equal(e.data.order?.status, e.data.status, 'the order as re-read after the transition')
+    }
+    t.match(updates[0]?.data.order, { depositAmount: 100, senderDepositTx: String })
+    t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 1, 'one upstream subscription throughout')
+    const final = gw.control.order(uuid)
+    t.match(updates[2]?.data.order, {
+      settleAmount: final?.settleAmount,
+      exchangeWithdrawTx: final?.exchangeWithdrawTx,
+      exchangeWithdrawTxLink: final?.exchangeWithdrawTxLink,
+      depositToken: { id: final?.depositTokenId },
+    })
+  },
+)
+
+t.test(
+  'after the terminal status the stream ends, and the browser reconnecting with Last-Event-ID gets 204',
+  async (t) => {
+    const gw = await streamGateway(t)
+    const uuid = await gw.newOrder()
+    const f = gw.follow(uuid)
+    await f.until('the snapshot', () => f.events.length === 1)
+    await eventuallyOpen(gw.control, uuid)
+    gw.control.fail(uuid)
+    await f.until('EventSource gives up for good', () => f.es.readyState === f.es.CLOSED)
+    t.same(
+      f.events.map((e) => [e.type, e.data.status]),
+      [
+        ['snapshot', 'AWAITING_USER_DEPOSIT'],
+        [STATUS_EVENT, 'ERROR'],
+      ],
+    )
+    t.equal(f.opens, 1, 'it never reopened')
+    t.equal(f.errors.at(-1)?.code, 204, 'the reconnect was answered 204')
+    t.equal(gw.app.streamHub.stats().upstreamSubscriptions, 0, 'the subscription closed with the order')
+    t.equal(gw.control.openStreams(uuid), 0)
+  },
+)
+
+t.test('a terminal order: snapshot then end without Last-Event-ID; 204 with it', async (t) => {
+  const gw = await streamGateway(t)
+  const uuid = await gw.newOrder()
+  gw.control.advanceTime(31 * 60 * 1000)
+
+  const f = gw.follow(uuid)
+  await f.until('EventSource gives up', () => f.es.readyState === f.es.CLOSED)
+  t.same(
+    f.events.map((e) => [e.type, e.data.status]),
+    [['snapshot', 'TIMED_OUT']],
+    'the snapshot, then the end',
+  )
+  t.equal(f.errors.at(-1)?.code, 204)
+
+  const res = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': '1700000000000' } })
+  t.equal(res.status, 204)
+  t.equal(await res.text(), '')
+  t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0, 'a terminal order never opens an upstream stream')
+})
+
+t.test('an order that times out while followed ends the stream with TIMED_OUT', async (t) => {
+  const gw = await streamGateway(t)
+  const uuid = await gw.newOrder()
+  const f = gw.follow(uuid)
+  await f.until('the snapshot', () => f.events.length === 1)
+  await eventuallyOpen(gw.control, uuid)
+  gw.control.advanceTime(31 * 60 * 1000)
+  await f.until('the end', () => f.es.readyState === f.es.CLOSED)
+  t.same(
+    f.updates().map((e) => e.data.status),
+    ['TIMED_OUT'],
+  )
+  t.equal(f.updates()[0]?.data.order?.status, 'TIMED_OUT')
+})
+
+t.test(
+  'a reconnect with Last-Event-ID to an order still in flight gets a fresh snapshot and the stream',
+  async (t) => {
+    const gw = await streamGateway(t)
+    const uuid = await gw.newOrder()
+    gw.control.deposit(uuid)
+    const res = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': '1' } })
+    t.equal(res.status, 200)
+    const reader = res.body!.getReader()
+    const { value } = await reader.read()
+    t.match(
+      new TextDecoder().decode(value),
+      /event: snapshot\n.*"status":"AWAITING_USER_DEPOSIT_CONFIRMATIONS"/s,
+    )
+    await reader.cancel()
+  },
+)
+
+async function eventuallyOpen(control: { openStreams(uuid?: string): number }, uuid: string) {
+  for (let i = 0; i < 250 && control.openStreams(uuid) === 0; i++) await new Promise((r) => setTimeout(r, 20))
+  if (control.openStreams(uuid) === 0) throw new Error('the gateway never subscribed upstream')
+}

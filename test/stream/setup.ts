@@ -1,0 +1,63 @@
+// A listening gateway in front of a fresh sandbox, with helpers to create orders and follow them.
+// Followers are closed before the gateway and the sandbox, so none reconnects during teardown.
+import type { Test } from 'tap'
+import type { SandboxOptions } from '../../src/sandbox/app.js'
+import type { StreamTuning } from '../../src/stream/plugin.js'
+import { startGateway } from '../helpers/gateway.js'
+import { orderBody, picks } from '../helpers/picks.js'
+import { type Follower, follow } from './follow.js'
+
+export const STREAM_ROUTE = 'GET /orders/:orderUUID/status-stream'
+export const READ_ROUTE = 'GET /v1/orders/:uuid'
+
+export interface StreamSetup {
+  env?: Record<string, string>
+  sandbox?: SandboxOptions
+  tuning?: Partial<StreamTuning>
+}
+
+/** Generous request limits: these tests are about stream limits, not the request rate limiter. */
+const RATE_LIMITS = JSON.stringify({
+  stream: { max: 100_000, timeWindow: '1 minute' },
+  create: { max: 100_000, timeWindow: '1 minute' },
+  orders: { max: 100_000, timeWindow: '1 minute' },
+})
+
+export async function streamGateway(t: Test, setup: StreamSetup = {}) {
+  const followers: Follower[] = []
+  t.teardown(() => {
+    for (const f of followers) f.close()
+  })
+  const gw = await startGateway(t, {
+    listen: true,
+    env: { RATE_LIMITS, ...setup.env },
+    sandbox: setup.sandbox,
+    // Browsers would wait 5 s before reconnecting; tests need not.
+    deps: { streamTuning: { retryMs: 100, ...setup.tuning } },
+  })
+  const p = picks(gw.sandbox.control.tokens())
+  return {
+    ...gw,
+    control: gw.sandbox.control,
+    async newOrder(): Promise<string> {
+      const res = await gw.app.inject({ method: 'POST', url: '/api/v1/orders/create', payload: orderBody(p) })
+      if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`)
+      return res.json().uuid as string
+    },
+    streamUrl: (uuid: string) => `${gw.url}/api/orders/${uuid}/status-stream`,
+    follow(uuid: string, headers?: Record<string, string>): Follower {
+      const f = follow(t, `${gw.url}/api/orders/${uuid}/status-stream`, headers)
+      followers.push(f)
+      return f
+    },
+  }
+}
+
+/** Polls a condition that settles asynchronously (a socket closing on the other side). */
+export async function eventually(what: string, pred: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

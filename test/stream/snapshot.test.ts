@@ -1,0 +1,105 @@
+import http from 'node:http'
+import t from 'tap'
+import { assertProblem } from '../helpers/problem.js'
+import { READ_ROUTE, STREAM_ROUTE, streamGateway } from './setup.js'
+
+/** The first bytes of a stream, read raw so the headers and framing are visible. */
+function firstBytes(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>(
+    (resolve, reject) => {
+      const req = http.get(url, { headers, agent: false }, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          text += chunk
+          if (text.includes('\n\n')) {
+            req.destroy()
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text })
+          }
+        })
+      })
+      req.on('error', reject)
+    },
+  )
+}
+
+t.test(
+  'a follower first gets the snapshot: the full order, stamped with the moment it was read',
+  async (t) => {
+    const gw = await streamGateway(t)
+    const uuid = await gw.newOrder()
+    const before = Date.now()
+    const f = gw.follow(uuid)
+    await f.until('the snapshot', () => f.events.length >= 1)
+    const [snapshot] = f.events
+    t.equal(snapshot?.type, 'snapshot')
+    const order = (await gw.app.inject(`/api/v1/orders/${uuid}`)).json()
+    t.same(snapshot?.data, order, 'the same body GET /api/v1/orders/:uuid returns')
+    const id = Number(snapshot?.id)
+    t.ok(id >= before && id <= Date.now(), 'id: the read moment in ms')
+    t.equal(gw.app.streamHub.stats().openStreams, 1)
+  },
+)
+
+t.test(
+  'the stream is an unbuffered, uncached event stream with the usual headers and retry advice',
+  async (t) => {
+    const gw = await streamGateway(t, { tuning: { retryMs: 5000 } })
+    const uuid = await gw.newOrder()
+    const res = await firstBytes(gw.streamUrl(uuid), { 'x-request-id': 'trace-me-42' })
+    t.equal(res.status, 200)
+    t.match(res.headers['content-type'], /^text\/event-stream/)
+    t.equal(res.headers['cache-control'], 'no-cache')
+    t.equal(res.headers['x-accel-buffering'], 'no')
+    t.equal(res.headers['referrer-policy'], 'no-referrer', 'security headers too')
+    t.equal(res.headers['x-request-id'], 'trace-me-42')
+    t.match(res.text, /^retry: 5000\nevent: snapshot\nid: \d+\ndata: \{.*\}\n\n$/s)
+  },
+)
+
+t.test('a malformed uuid is INVALID_ORDER_ID, and the upstream is never asked', async (t) => {
+  const gw = await streamGateway(t)
+  for (const bad of ['not-a-uuid', '123', 'a'.repeat(36), '00000000-0000-0000-0000-00000000000g']) {
+    const res = await fetch(`${gw.url}/api/orders/${bad}/status-stream`, {
+      headers: { accept: 'text/event-stream' },
+    })
+    assertProblem(
+      t,
+      { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() },
+      'INVALID_ORDER_ID',
+    )
+  }
+  t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0)
+  t.equal(gw.control.requestsTo(READ_ROUTE).length, 0)
+})
+
+t.test('an unknown order is ORDER_NOT_FOUND, and no upstream stream is opened for it', async (t) => {
+  const gw = await streamGateway(t)
+  const res = await fetch(gw.streamUrl(crypto.randomUUID()), { headers: { accept: 'text/event-stream' } })
+  assertProblem(
+    t,
+    { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() },
+    'ORDER_NOT_FOUND',
+  )
+  t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0)
+  t.same(gw.app.streamHub.stats(), {
+    openStreams: 0,
+    upstreamSubscriptions: 0,
+    reconnects: 0,
+    polls: 0,
+    eventsSent: 0,
+  })
+})
+
+t.test('an upstream that cannot be reached is a problem document, not a stream', async (t) => {
+  const gw = await streamGateway(t)
+  const uuid = await gw.newOrder()
+  gw.control.fault(READ_ROUTE, { kind: 'error500', count: 10 })
+  const res = await fetch(gw.streamUrl(uuid))
+  assertProblem(
+    t,
+    { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() },
+    'UPSTREAM_ERROR',
+  )
+  t.equal(gw.app.streamHub.stats().openStreams, 0)
+})
