@@ -29,8 +29,13 @@ import { upstreamPlugin } from './upstream/plugin.js'
 export const USER_AGENT = 'swap-gateway/0.1'
 /** The version of the public API contract, as the OpenAPI document states it. */
 const API_VERSION = '1.0.0'
-/** The upstream counts as reached when it answered within this window. */
+/**
+ * The upstream counts as reached when it answered within this window. An idle gateway calls it only
+ * when the catalog reloads (every CATALOG_TTL_MS), so the window spans two reloads: otherwise an idle
+ * instance would leave the load balancer a minute after its last request.
+ */
 const READY_UPSTREAM_WINDOW_MS = 60_000
+const readyWindowMs = (catalogTtlMs: number) => Math.max(READY_UPSTREAM_WINDOW_MS, 2 * catalogTtlMs)
 
 /** What tests (and server.ts) may swap: time, randomness, the log destination, upstream tunables. */
 export interface AppDeps {
@@ -137,7 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       {
         name: 'upstream',
         problem: () =>
-          clock.now() - app.upstream.lastAnswerAt < READY_UPSTREAM_WINDOW_MS
+          clock.now() - app.upstream.lastAnswerAt < readyWindowMs(config.catalogTtlMs)
             ? undefined
             : 'no upstream answer recently',
       },

@@ -2,7 +2,15 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 
-export const RATE_LIMIT_GROUPS = ['catalog', 'pricing', 'create', 'orders', 'stream', 'auth', 'global'] as const
+export const RATE_LIMIT_GROUPS = [
+  'catalog',
+  'pricing',
+  'create',
+  'orders',
+  'stream',
+  'auth',
+  'global',
+] as const
 export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number]
 
 const rateLimitRule = z.strictObject({
@@ -21,7 +29,14 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, RateLimitRule> = {
   global: { max: 300, timeWindow: '1 minute' },
 }
 
-const rateLimitOverrides = z.partialRecord(z.enum(RATE_LIMIT_GROUPS), rateLimitRule)
+const rateLimitOverrides = z.partialRecord(z.enum(RATE_LIMIT_GROUPS), rateLimitRule, {
+  // zod reports keys outside the enum as unrecognized; its types for record issues omit that code.
+  error: (issue) => {
+    const { code, keys } = issue as { code: string; keys?: string[] }
+    if (code !== 'unrecognized_keys') return undefined
+    return `unknown group ${keys?.map((k) => `"${k}"`).join(', ')}; the groups are ${RATE_LIMIT_GROUPS.join(', ')}`
+  },
+})
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback)
 const list = z
@@ -67,7 +82,9 @@ const envSchema = z.object({
   TRUST_PROXY: z
     .string()
     .optional()
-    .transform((v) => (v === undefined || v === '' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
+    .transform((v) =>
+      v === undefined || v === '' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
+    ),
   CLIENT_IP_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be a header name')

@@ -11,7 +11,11 @@ export const ERROR_CODES = {
   VALIDATION_FAILED: { status: 400, title: 'The request is malformed', retryable: false },
   INVALID_AMOUNT: { status: 400, title: 'The amount must be a positive number', retryable: false },
   UNKNOWN_TOKEN: { status: 400, title: 'The token is not in the catalog', retryable: false },
-  INVALID_ADDRESS: { status: 400, title: 'The receiving address is not valid for its chain', retryable: false },
+  INVALID_ADDRESS: {
+    status: 400,
+    title: 'The receiving address is not valid for its chain',
+    retryable: false,
+  },
   INVALID_ORDER_ID: { status: 400, title: 'The order id is not a UUID', retryable: false },
   NONCE_MISSING: { status: 400, title: 'The sign-in message has no Nonce line', retryable: false },
   AUTH_REQUIRED: { status: 401, title: 'Sign-in required', retryable: false },
@@ -39,7 +43,11 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, title: 'Too many requests', retryable: true },
   INTERNAL: { status: 500, title: 'Internal gateway error', retryable: true },
   UPSTREAM_ERROR: { status: 502, title: 'The swap service failed', retryable: true },
-  UPSTREAM_BAD_RESPONSE: { status: 502, title: 'The swap service sent an unreadable answer', retryable: true },
+  UPSTREAM_BAD_RESPONSE: {
+    status: 502,
+    title: 'The swap service sent an unreadable answer',
+    retryable: true,
+  },
   UPSTREAM_AUTH_FAILED: { status: 502, title: 'The gateway is not authorised upstream', retryable: false },
   ORDER_OUTCOME_UNKNOWN: {
     status: 502,

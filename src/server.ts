@@ -29,7 +29,9 @@ if (!upstreamUrl) {
   )
 }
 if (config.sessionSecretGenerated) {
-  log.warn('SESSION_SECRET is not set: sessions are sealed with a key generated for this process and die with it')
+  log.warn(
+    'SESSION_SECRET is not set: sessions are sealed with a key generated for this process and die with it',
+  )
 }
 
 const app = await buildApp({ ...config, upstreamUrl })

@@ -8,6 +8,7 @@ import { buildMessage, evmChainId } from './siwe-message.js'
 
 /** How long a built message may be signed; the upstream's own nonce lifetime may be shorter. */
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000
+const PROBE_ADDRESS = '0x0000000000000000000000000000000000000001'
 const STATEMENT = 'Sign in to see your swap orders and have new ones attributed to you.'
 
 export interface Challenge {
@@ -50,6 +51,11 @@ export class Challenges {
     const message = wallet && this.messageFor(wallet, nonce)
     const challenge: Challenge = message === undefined ? { nonce } : { nonce, message }
     return { upstreamBody: reply.body, challenge }
+  }
+
+  /** False when PUBLIC_ORIGIN's host is one EIP-4361 builders refuse: challenges then carry no message. */
+  buildsMessages(): boolean {
+    return this.messageFor({ address: PROBE_ADDRESS, chainId: '1' }, 'probeNonce1') !== undefined
   }
 
   /** Undefined when the wallet is not an EVM one, or the nonce cannot be carried in a message. */

@@ -29,6 +29,12 @@ export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
     const site = publicSiteOf(opts.publicOrigin)
     const challenges = new Challenges(app.upstream, site, opts.clock)
+    if (!challenges.buildsMessages()) {
+      app.log.warn(
+        { domain: site.domain },
+        'PUBLIC_ORIGIN names a host EIP-4361 messages cannot carry: challenges will have no message',
+      )
+    }
     const signIn = new SignIn(app.upstream, site, opts.clock)
     const sessions = new Sessions(
       new SessionSealer(opts.sessionSecrets),

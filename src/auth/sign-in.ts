@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
-import type { CallContext, UpstreamClient } from '../upstream/client.js'
+import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
 import { meSchema, tokensPairSchema } from '../upstream/schemas.js'
 import type { PublicSite } from './challenge.js'
 import type { VerifyBody } from './schemas.js'
@@ -84,7 +84,7 @@ export class SignIn {
    */
   async refresh(ctx: CallContext, session: Session): Promise<Session | undefined> {
     if (session.refreshCookie === null) return undefined
-    let reply: Awaited<ReturnType<UpstreamClient['call']>>
+    let reply: UpstreamReply<unknown>
     try {
       reply = await this.upstream.call(ctx, {
         operation: 'refresh',

@@ -36,17 +36,25 @@ export function canCarryNonce(nonce: string): boolean {
   return CARRIABLE_NONCE.test(nonce)
 }
 
-/** The message text, or undefined for a nonce that cannot be carried (see the file header). */
+/**
+ * The message text, or undefined for a nonce that cannot be carried (see the file header) or a domain
+ * viem's strict builder refuses (a single-label host such as `gateway:3000`, an IPv6 literal).
+ */
 export function buildMessage(fields: MessageFields): string | undefined {
   if (!canCarryNonce(fields.nonce)) return undefined
   const conforming = CONFORMING_NONCE.test(fields.nonce)
-  const text = createSiweMessage({
-    ...fields,
-    // EIP-4361: without a scheme, https is implied; say it only when it is something else.
-    scheme: fields.scheme === 'https' ? undefined : fields.scheme,
-    nonce: conforming ? fields.nonce : STAND_IN,
-    version: '1',
-  })
+  let text: string
+  try {
+    text = createSiweMessage({
+      ...fields,
+      // EIP-4361: without a scheme, https is implied; say it only when it is something else.
+      scheme: fields.scheme === 'https' ? undefined : fields.scheme,
+      nonce: conforming ? fields.nonce : STAND_IN,
+      version: '1',
+    })
+  } catch {
+    return undefined
+  }
   return conforming ? text : text.replace(`\nNonce: ${STAND_IN}\n`, `\nNonce: ${fields.nonce}\n`)
 }
 

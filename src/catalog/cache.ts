@@ -8,7 +8,6 @@ import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { backoffDelay } from '../upstream/backoff.js'
-import type { CallContext } from '../upstream/client.js'
 import type { WorkCounters } from './representation.js'
 import { buildVersion, type CatalogVersion } from './version.js'
 
@@ -19,8 +18,8 @@ export interface CatalogRead {
   status: CacheStatus
 }
 
-/** Who asked for a load: its id and logger follow the upstream call. */
-export type LoadTrigger = Pick<CallContext, 'requestId' | 'log'> | undefined
+/** Who asked for a load (a request, as it is): its id and logger follow the upstream call. */
+export type LoadTrigger = { readonly id: string; readonly log: FastifyBaseLogger } | undefined
 
 export interface CatalogTuning {
   /** At most one forced refresh (for a token id the copy lacks) per this interval. */
@@ -99,7 +98,8 @@ export class CatalogCache {
 
   async read(trigger: LoadTrigger): Promise<CatalogRead> {
     const held = this.copies.peek(KEY)
-    if (held && this.copies.getRemainingTTL(KEY) > 0) {
+    // lru-cache calls an entry stale only once its remaining TTL is below zero.
+    if (held && this.copies.getRemainingTTL(KEY) >= 0) {
       this.counts.hits += 1
       return { version: held, status: 'HIT' }
     }

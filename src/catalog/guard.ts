@@ -21,9 +21,10 @@ export class TokenGuard implements PairGuard {
   constructor(private readonly cache: CatalogCache) {}
 
   async checkPair(ctx: CallContext, depositTokenId: number, settleTokenId: number): Promise<void> {
-    let { version } = await this.cache.read(ctx)
+    const trigger = { id: ctx.requestId, log: ctx.log }
+    let { version } = await this.cache.read(trigger)
     if (!version.byId.has(depositTokenId) || !version.byId.has(settleTokenId)) {
-      version = (await this.cache.refreshForUnknownId(ctx)) ?? version
+      version = (await this.cache.refreshForUnknownId(trigger)) ?? version
     }
     const deposit = known(version, 'deposit', depositTokenId)
     const settle = known(version, 'settle', settleTokenId)

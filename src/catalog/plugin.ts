@@ -9,6 +9,7 @@ import { DerivedBodies } from './bodies.js'
 import { CatalogCache, type CatalogStats, type CatalogTuning, DEFAULT_CATALOG_TUNING } from './cache.js'
 import { TokenGuard } from './guard.js'
 import { catalogRoutes } from './routes.js'
+import { bodySender } from './send.js'
 
 export interface CatalogHandle {
   /** Undefined when a servable catalog is loaded, else why not. */
@@ -57,7 +58,7 @@ export const catalogPlugin = fp(
       log: app.log,
       fetch: async (trigger) => {
         const ctx = {
-          requestId: trigger?.requestId ?? 'catalog-refresh',
+          requestId: trigger?.id ?? 'catalog-refresh',
           log: trigger?.log ?? app.log,
           deadline: opts.clock.now() + opts.timeoutMs,
         }
@@ -77,7 +78,9 @@ export const catalogPlugin = fp(
       prefix: opts.apiPrefix,
       cache,
       bodies: new DerivedBodies(cache.work),
-      cacheControl: `public, max-age=${maxAge}, stale-while-revalidate=${CLIENT_STALE_WHILE_REVALIDATE_S}`,
+      send: bodySender(
+        `public, max-age=${maxAge}, stale-while-revalidate=${CLIENT_STALE_WHILE_REVALIDATE_S}`,
+      ),
     })
     app.addHook('onReady', () => cache.start())
     app.addHook('onClose', async () => cache.close())

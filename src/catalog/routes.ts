@@ -6,17 +6,17 @@ import { GatewayError } from '../errors.js'
 import type { DerivedBodies } from './bodies.js'
 import type { CatalogCache } from './cache.js'
 import { tokenParams, tokensQuery } from './schemas.js'
-import { sendBody } from './send.js'
+import type { SendBody } from './send.js'
 import { distinctChains, filterKey, selectTokens } from './views.js'
 
 export interface CatalogRoutesOptions {
   cache: CatalogCache
   bodies: DerivedBodies
-  cacheControl: string
+  send: SendBody
 }
 
 export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOptions) {
-  const { cache, bodies, cacheControl } = opts
+  const { cache, bodies, send } = opts
   const routes = app.withTypeProvider<ZodTypeProvider>()
   const config = { group: 'catalog' as const }
 
@@ -31,13 +31,13 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
       config,
     },
     async (request, reply) => {
-      const { version, status } = await cache.read(request.upstreamContext())
+      const { version, status } = await cache.read(request)
       const key = filterKey(request.query)
       const body =
         key === undefined
           ? version.catalog
           : bodies.get(version, `tokens?${key}`, () => selectTokens(version.tokens, request.query))
-      return sendBody(request, reply, body, status, cacheControl)
+      return send(request, reply, body, status)
     },
   )
 
@@ -45,23 +45,18 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
     '/v1/tokens/:id',
     { schema: { params: tokenParams, summary: 'One token of the catalog', tags: ['catalog'] }, config },
     async (request, reply) => {
-      const ctx = request.upstreamContext()
       const { id } = request.params
-      let { version, status } = await cache.read(ctx)
+      let { version, status } = await cache.read(request)
       if (!version.byId.has(id)) {
-        const fresher = await cache.refreshForUnknownId(ctx)
+        const fresher = await cache.refreshForUnknownId(request)
         if (fresher) ({ version, status } = { version: fresher, status: 'MISS' })
       }
       const token = version.byId.get(id)
-      if (!token)
+      if (!token) {
         throw new GatewayError('TOKEN_NOT_FOUND', `No token has id ${id}.`, { members: { tokenId: id } })
-      return sendBody(
-        request,
-        reply,
-        bodies.get(version, `token/${id}`, () => token),
-        status,
-        cacheControl,
-      )
+      }
+      const body = bodies.get(version, `token/${id}`, () => token)
+      return send(request, reply, body, status)
     },
   )
 
@@ -69,14 +64,9 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
     '/v1/chains',
     { schema: { summary: 'The distinct chains of the catalog', tags: ['catalog'] }, config },
     async (request, reply) => {
-      const { version, status } = await cache.read(request.upstreamContext())
-      return sendBody(
-        request,
-        reply,
-        bodies.get(version, 'chains', () => distinctChains(version.tokens)),
-        status,
-        cacheControl,
-      )
+      const { version, status } = await cache.read(request)
+      const body = bodies.get(version, 'chains', () => distinctChains(version.tokens))
+      return send(request, reply, body, status)
     },
   )
 }

@@ -8,12 +8,6 @@ import type { Coding, Representation } from './representation.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** Clients send few distinct Accept-Encoding values; each is parsed once. br wins ties. */
-const codings = new Negotiator<Coding>({
-  supportedValues: ['br', 'gzip', 'identity'],
-  cache: new LRUCache<string, string>({ max: 64 }),
-})
-
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a W/ prefix is ignored. */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false
@@ -26,23 +20,31 @@ function addVary(reply: FastifyReply): void {
   reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding')
 }
 
-export function sendBody(
+export type SendBody = (
   request: FastifyRequest,
   reply: FastifyReply,
   body: Representation,
   status: CacheStatus,
-  cacheControl: string,
-) {
-  const coding = body.codingFor(codings.negotiate(request.headers['accept-encoding'] ?? '') ?? 'identity')
-  const etag = body.etag(coding)
-  reply
-    .header('content-type', JSON_TYPE)
-    .header('etag', etag)
-    .header('cache-control', cacheControl)
-    .header('x-cache-status', status)
-  addVary(reply)
-  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send()
-  if (coding !== 'identity') reply.header('content-encoding', coding)
-  const bytes = body.body(coding)
-  return Buffer.isBuffer(bytes) ? reply.send(bytes) : bytes.then((b) => reply.send(b))
+) => FastifyReply | Promise<FastifyReply>
+
+export function bodySender(cacheControl: string): SendBody {
+  // Clients send few distinct Accept-Encoding values: each is parsed once. br wins ties.
+  const codings = new Negotiator<Coding>({
+    supportedValues: ['br', 'gzip', 'identity'],
+    cache: new LRUCache<string, string>({ max: 64 }),
+  })
+  return (request, reply, body, status) => {
+    const coding = body.codingFor(codings.negotiate(request.headers['accept-encoding'] ?? '') ?? 'identity')
+    const etag = body.etag(coding)
+    reply
+      .header('content-type', JSON_TYPE)
+      .header('etag', etag)
+      .header('cache-control', cacheControl)
+      .header('x-cache-status', status)
+    addVary(reply)
+    if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    if (coding !== 'identity') reply.header('content-encoding', coding)
+    const bytes = body.body(coding)
+    return Buffer.isBuffer(bytes) ? reply.send(bytes) : bytes.then((b) => reply.send(b))
+  }
 }

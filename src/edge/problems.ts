@@ -3,7 +3,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { type ErrorCode, type FieldError, GatewayError, PROBLEM_CONTENT_TYPE, problemDocument } from '../errors.js'
+import {
+  type ErrorCode,
+  type FieldError,
+  GatewayError,
+  PROBLEM_CONTENT_TYPE,
+  problemDocument,
+} from '../errors.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,7 +58,12 @@ export function toGatewayError(err: unknown, request: FastifyRequest): GatewayEr
   }
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: GatewayError, prefix: string) {
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: GatewayError,
+  prefix: string,
+) {
   request.problemCode = error.code
   return reply
     .code(error.status)

@@ -73,7 +73,10 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       const fingerprint = fingerprintOf(request.body)
       const existing = await opts.idempotency.claim(key, fingerprint, opts.claimTtlMs)
       if (existing?.fingerprint !== undefined && existing.fingerprint !== fingerprint) {
-        throw new GatewayError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different body.')
+        throw new GatewayError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'This Idempotency-Key was used with a different body.',
+        )
       }
       if (existing?.state === 'running') {
         throw new GatewayError('IDEMPOTENCY_IN_PROGRESS', 'The first request with this key is still running.')

@@ -11,4 +11,5 @@ function canonical(value: unknown): string {
   return JSON.stringify(value)
 }
 
-export const fingerprintOf = (body: unknown): string => createHash('sha256').update(canonical(body)).digest('base64url')
+export const fingerprintOf = (body: unknown): string =>
+  createHash('sha256').update(canonical(body)).digest('base64url')

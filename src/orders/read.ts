@@ -1,8 +1,8 @@
 // Reading one order, coalesced: identical reads in flight share one upstream call. The status stream
 // reads through here too.
 import type { Clock } from '../clock.js'
-import { Coalescer } from '../upstream/coalesce.js'
 import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
+import { Coalescer } from '../upstream/coalesce.js'
 import { type Order, orderSchema } from '../upstream/schemas.js'
 
 export class OrderReader {

@@ -12,10 +12,10 @@ import { createClock } from './clock.js'
 import type { SandboxContext } from './context.js'
 import { createControl, type SandboxControl } from './control.js'
 import { installEdge } from './edge.js'
-import { badRequest, genericServerError, routeNotFound, UpstreamError } from './envelopes.js'
+import { badRequest, frameworkError, genericServerError, routeNotFound, UpstreamError } from './envelopes.js'
 import { FaultEffects } from './fault-effects.js'
 import { FaultQueue } from './faults.js'
-import { AutoAdvance } from './orders/auto-advance.js'
+import { AUTO_STEP_MS, AutoAdvance } from './orders/auto-advance.js'
 import { OrderStore } from './orders/store.js'
 import { RequestLog } from './recorder.js'
 import { authRoutes } from './routes/auth.js'
@@ -37,8 +37,11 @@ export interface SandboxOptions {
   idleCloseMs?: number
   /** The "service's own domain" of the Origin rule, default 'swap.example'. */
   serviceDomain?: string
-  /** Demo mode: walk every new order to COMPLETED on timers, a few seconds per step. */
-  autoAdvance?: boolean
+  /**
+   * Demo mode: walk every new order to COMPLETED on timers, 3 seconds per step by default
+   * (`{ stepMs }` sets the step, so tests need not wait for the demo pace).
+   */
+  autoAdvance?: boolean | { stepMs: number }
   /** SIWX nonce lifetime, default 5 minutes. */
   nonceTtlMs?: number
   /** Fastify logger, default false. */
@@ -70,7 +73,7 @@ function installErrorRendering(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | UpstreamError, request, reply) => {
     if (error instanceof UpstreamError) return reply.code(error.statusCode).send(error.body)
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send(badRequest(error.message).body)
+      return reply.code(error.statusCode).send(frameworkError(error.statusCode, error.message).body)
     }
     request.log.error({ err: error }, 'sandbox route failed')
     return reply.code(500).send(genericServerError().body)
@@ -90,7 +93,9 @@ export function buildSandbox(opts: SandboxOptions = {}): { app: FastifyInstance;
     transition: (order, at) => streams.publish(order.uuid, order.status, at),
     created: (order) => auto?.start(order.uuid),
   })
-  if (opts.autoAdvance) auto = new AutoAdvance(orders)
+  if (opts.autoAdvance) {
+    auto = new AutoAdvance(orders, opts.autoAdvance === true ? AUTO_STEP_MS : opts.autoAdvance.stepMs)
+  }
   const requestLog = new RequestLog()
   const faults = new FaultQueue()
   const effects = new FaultEffects()
@@ -99,7 +104,6 @@ export function buildSandbox(opts: SandboxOptions = {}): { app: FastifyInstance;
   const dropsAfter = installEdge(app, { clock, requestLog, faults, effects, serviceDomain })
   const ctx: SandboxContext = {
     tenantKey: opts.tenantKey ?? 'sandbox-tenant-key',
-    serviceDomain,
     clock,
     catalog,
     orders,

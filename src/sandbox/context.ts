@@ -14,7 +14,6 @@ import type { OrderStreams } from './streams.js'
 
 export interface SandboxContext {
   tenantKey: string
-  serviceDomain: string
   clock: SandboxClock
   catalog: Catalog
   orders: OrderStore

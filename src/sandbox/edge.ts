@@ -10,7 +10,7 @@ import { isOriginAllowed } from './origin.js'
 import type { RecordedRequest, RequestLog } from './recorder.js'
 import { isRouteKey, type RouteKey } from './route-keys.js'
 
-export const CONTROL_PREFIX = '/__sandbox/'
+const CONTROL_PREFIX = '/__sandbox/'
 
 const STREAM_ROUTE: RouteKey = 'GET /orders/:orderUUID/status-stream'
 

@@ -1,5 +1,6 @@
 // The upstream's error bodies. Field order and the casing of "Internal server error" differ from
 // one kind to the next on purpose: the spec says they vary, and a gateway must not depend on them.
+import { STATUS_CODES } from 'node:http'
 
 /** An error the sandbox answers with a fixed upstream envelope; the error handler sends `body` as is. */
 export class UpstreamError extends Error {
@@ -34,9 +35,13 @@ export function unauthorized(message: string): UpstreamError {
   return new UpstreamError(401, { message, error: 'Unauthorized', statusCode: 401 })
 }
 
-/** The framework's own 400 (parse pipes, body parser). */
+/** The framework's own 4xx (parse pipes, body parser, body size limit). */
+export function frameworkError(statusCode: number, message: string): UpstreamError {
+  return new UpstreamError(statusCode, { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error' })
+}
+
 export function badRequest(message: string): UpstreamError {
-  return new UpstreamError(400, { statusCode: 400, message, error: 'Bad Request' })
+  return frameworkError(400, message)
 }
 
 export interface ValidationIssue {

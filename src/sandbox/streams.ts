@@ -13,7 +13,7 @@ interface OpenStream {
   idle: NodeJS.Timeout
 }
 
-export function formatStatusEvent(uuid: string, status: OrderStatus, at: number): string {
+function formatStatusEvent(uuid: string, status: OrderStatus, at: number): string {
   const data: StatusEvent = {
     orderId: uuid,
     status,

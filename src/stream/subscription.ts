@@ -92,13 +92,13 @@ export class UpstreamSubscription {
       return this.failed(err)
     }
     if (this.closed || controller.signal.aborted) {
-      res.body.destroy()
+      discard(res)
       this.controller = undefined
       if (!this.closed) this.failed(new Error('aborted while opening'))
       return
     }
     if (res.statusCode !== 200 || !/^text\/event-stream/i.test(String(res.headers['content-type'] ?? ''))) {
-      res.body.destroy()
+      discard(res)
       this.controller = undefined
       return this.failed(
         new Error(`upstream answered ${res.statusCode} ${res.headers['content-type'] ?? ''}`),
@@ -137,7 +137,7 @@ export class UpstreamSubscription {
     } catch (err) {
       if (!this.closed) this.deps.log.debug({ err: String(err) }, 'upstream status stream broke off')
     } finally {
-      res.body.destroy()
+      discard(res)
     }
   }
 
@@ -171,4 +171,10 @@ export class UpstreamSubscription {
     clearInterval(this.pollTimer)
     this.pollTimer = undefined
   }
+}
+
+/** Lets go of a response body; undici reports an unread body's destruction as an error, expected here. */
+function discard(res: StreamResponse): void {
+  res.body.on('error', () => {})
+  res.body.destroy()
 }

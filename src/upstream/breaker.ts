@@ -24,7 +24,8 @@ export class CircuitBreaker {
   /** Whether a call may go out now. In half-open state only one probe is let through at a time. */
   allow(): boolean {
     if (this.state === 'closed') return true
-    if (this.state === 'open' && this.clock.now() - this.openedAt >= this.options.openMs) this.set('half-open')
+    if (this.state === 'open' && this.clock.now() - this.openedAt >= this.options.openMs)
+      this.set('half-open')
     if (this.state === 'half-open' && !this.probing) {
       this.probing = true
       return true

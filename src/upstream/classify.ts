@@ -53,9 +53,18 @@ const businessRules: Array<[RegExp, (m: RegExpMatchArray) => GatewayError]> = [
 ]
 
 const unauthorizedRules: Array<[RegExp, () => GatewayError]> = [
-  [/^evm signature verification failed/i, () => new GatewayError('SIGNATURE_INVALID', 'The signature did not verify.')],
-  [/^nonce not found in the message\.?$/i, () => new GatewayError('NONCE_MISSING', 'The message has no Nonce line.')],
-  [/^invalid or expired nonce\.?$/i, () => new GatewayError('NONCE_INVALID', 'The nonce is unknown, used or expired.')],
+  [
+    /^evm signature verification failed/i,
+    () => new GatewayError('SIGNATURE_INVALID', 'The signature did not verify.'),
+  ],
+  [
+    /^nonce not found in the message\.?$/i,
+    () => new GatewayError('NONCE_MISSING', 'The message has no Nonce line.'),
+  ],
+  [
+    /^invalid or expired nonce\.?$/i,
+    () => new GatewayError('NONCE_INVALID', 'The nonce is unknown, used or expired.'),
+  ],
   [/refresh token/i, () => new GatewayError('SESSION_EXPIRED', 'The session could not be renewed.')],
   [
     /^access token not found/i,
@@ -109,7 +118,9 @@ export function classifyAnswer(
   const message = messageOf(envelope)
 
   if (status === 400) {
-    return classified(new GatewayError('VALIDATION_FAILED', 'The swap service refused the request as malformed.'))
+    return classified(
+      new GatewayError('VALIDATION_FAILED', 'The swap service refused the request as malformed.'),
+    )
   }
   if (status === 401) {
     const rule = unauthorizedRules.find(([re]) => re.test(message))
@@ -144,7 +155,9 @@ function retryAfterSeconds(value: string | undefined): number | undefined {
 /** A 2xx whose body is not the documented JSON. For create, the order may exist: say so. */
 export function badResponse(operation: Operation): Classified {
   if (operation === 'create') return unclassified(outcomeUnknown())
-  return unclassified(new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service sent an unreadable answer.'))
+  return unclassified(
+    new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service sent an unreadable answer.'),
+  )
 }
 
 export function outcomeUnknown(): GatewayError {
@@ -154,19 +167,34 @@ export function outcomeUnknown(): GatewayError {
   )
 }
 
-const REFUSED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])
+const REFUSED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+])
 const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ABORT_ERR', 'ETIMEDOUT'])
 
 /** A transport failure: refused (never sent), or sent and then reset or timed out. */
-export function classifyTransportError(operation: Operation, err: unknown, deadlinePassed: boolean): Classified {
+export function classifyTransportError(
+  operation: Operation,
+  err: unknown,
+  deadlinePassed: boolean,
+): Classified {
   if (err instanceof GatewayError) return unclassified(err)
   const codes = errorCodes(err)
   if (codes.some((c) => REFUSED.has(c))) {
-    return unclassified(new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service could not be reached.', { cause: err }))
+    return unclassified(
+      new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service could not be reached.', { cause: err }),
+    )
   }
   if (operation === 'create') return unclassified(outcomeUnknown())
   if (deadlinePassed || codes.some((c) => TIMED_OUT.has(c))) {
-    return unclassified(new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.', { cause: err }))
+    return unclassified(
+      new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.', { cause: err }),
+    )
   }
   return unclassified(
     new GatewayError('UPSTREAM_UNAVAILABLE', 'The connection to the swap service failed.', { cause: err }),

@@ -8,7 +8,13 @@ import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { backoffDelay } from './backoff.js'
 import { type BreakerState, CircuitBreaker } from './breaker.js'
-import { badResponse, type Classified, classifyAnswer, classifyTransportError, type Operation } from './classify.js'
+import {
+  badResponse,
+  type Classified,
+  classifyAnswer,
+  classifyTransportError,
+  type Operation,
+} from './classify.js'
 
 export interface UpstreamTuning {
   /** Extra attempts for idempotent calls after an unclassified failure. */
@@ -122,7 +128,10 @@ export class UpstreamClient {
       const { error, unclassified } = outcome
       const delay = backoffDelay(attempt, tuning.backoffBaseMs, tuning.backoffCapMs, this.random)
       const retry =
-        idempotent && unclassified && attempt < tuning.retries && this.options.clock.now() + delay < ctx.deadline
+        idempotent &&
+        unclassified &&
+        attempt < tuning.retries &&
+        this.options.clock.now() + delay < ctx.deadline
       if (!retry) throw error
       ctx.log.debug({ operation: call.operation, attempt: attempt + 1, delay }, 'retrying upstream call')
       await new Promise((resolve) => setTimeout(resolve, delay))
@@ -139,7 +148,10 @@ export class UpstreamClient {
     if (!this.breaker.allow()) {
       finish(undefined, 'UPSTREAM_UNAVAILABLE')
       return {
-        error: new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is failing; calls are paused briefly.'),
+        error: new GatewayError(
+          'UPSTREAM_UNAVAILABLE',
+          'The swap service is failing; calls are paused briefly.',
+        ),
         unclassified: false,
       }
     }
@@ -171,7 +183,10 @@ export class UpstreamClient {
       raw = await readLimited(res.body, this.options.tuning.maxBodyBytes)
     } catch (err) {
       const classified = classifyTransportError(call.operation, err, this.options.clock.now() >= ctx.deadline)
-      ctx.log.warn({ upstream: { operation: call.operation, status, error: String(err) } }, 'upstream call failed')
+      ctx.log.warn(
+        { upstream: { operation: call.operation, status, error: String(err) } },
+        'upstream call failed',
+      )
       this.breaker.failure()
       finish(status, classified.error.code)
       return classified
@@ -193,7 +208,12 @@ export class UpstreamClient {
       return bad
     }
     const retryAfter = headers['retry-after']
-    const outcome = classifyAnswer(call.operation, status, json, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter)
+    const outcome = classifyAnswer(
+      call.operation,
+      status,
+      json,
+      Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+    )
     this.logAnswer(ctx, call.operation, status, raw, outcome)
     if (outcome.unclassified) this.breaker.failure()
     else this.breaker.success()
@@ -228,7 +248,13 @@ export class UpstreamClient {
 
   private headersOf(
     ctx: CallContext,
-    call: { operation: Operation; tenantKey?: boolean; accessToken?: string; cookie?: string; body?: unknown },
+    call: {
+      operation: Operation
+      tenantKey?: boolean
+      accessToken?: string
+      cookie?: string
+      body?: unknown
+    },
   ): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -243,14 +269,24 @@ export class UpstreamClient {
   }
 
   /** Upstream text goes to the log only, trimmed and with tokens and our key removed. */
-  private logAnswer(ctx: CallContext, operation: Operation, status: number, raw: Buffer, outcome: Classified) {
+  private logAnswer(
+    ctx: CallContext,
+    operation: Operation,
+    status: number,
+    raw: Buffer,
+    outcome: Classified,
+  ) {
     const body = raw
       .subarray(0, 2048)
       .toString('utf8')
       .replace(JWT, '[redacted]')
       .replaceAll(this.options.tenantKey, '[redacted]')
-    const level = outcome.error.code === 'UPSTREAM_AUTH_FAILED' ? 'error' : outcome.unclassified ? 'warn' : 'info'
-    ctx.log[level]({ upstream: { operation, status, body, code: outcome.error.code } }, 'upstream answered with an error')
+    const level =
+      outcome.error.code === 'UPSTREAM_AUTH_FAILED' ? 'error' : outcome.unclassified ? 'warn' : 'info'
+    ctx.log[level](
+      { upstream: { operation, status, body, code: outcome.error.code } },
+      'upstream answered with an error',
+    )
   }
 }
 
@@ -268,7 +304,8 @@ async function readLimited(body: AsyncIterable<Buffer>, limit: number): Promise<
   let size = 0
   for await (const chunk of body) {
     size += chunk.length
-    if (size > limit) throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service answer was too large.')
+    if (size > limit)
+      throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service answer was too large.')
     chunks.push(chunk)
   }
   return Buffer.concat(chunks, size)

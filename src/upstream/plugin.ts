@@ -3,9 +3,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
+import type { BreakerState } from './breaker.js'
 import type { CallContext, CallObservation, UpstreamTuning } from './client.js'
 import { UpstreamClient } from './client.js'
-import type { BreakerState } from './breaker.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,7 +39,10 @@ export const upstreamPlugin = fp(
       clock: opts.clock,
       observe: opts.observe,
       onBreakerChange: (state) => {
-        app.log[state === 'open' ? 'error' : 'warn']({ breaker: state }, 'upstream circuit breaker changed state')
+        app.log[state === 'open' ? 'error' : 'warn'](
+          { breaker: state },
+          'upstream circuit breaker changed state',
+        )
         opts.onBreakerChange?.(state)
       },
     })

@@ -101,7 +101,10 @@ export const statusUpdateSchema = z.looseObject({
 export type StatusUpdate = z.infer<typeof statusUpdateSchema>
 
 export const challengeSchema = z.looseObject({ nonce: z.string().min(1) })
-export const tokensPairSchema = z.looseObject({ accessToken: z.string().min(1), refreshToken: z.string().min(1) })
+export const tokensPairSchema = z.looseObject({
+  accessToken: z.string().min(1),
+  refreshToken: z.string().min(1),
+})
 export const meSchema = z.looseObject({ id: z.string() })
 
 /** The upstream's error envelope: branch on statusCode and message, never on `error`. */

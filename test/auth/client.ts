@@ -38,8 +38,8 @@ export interface Answer {
 export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
-  /** false: send no Origin even if the client has one. */
-  origin?: string | false
+  /** Overrides the client's Origin for this request; null sends none. */
+  origin?: string | null
 }
 
 /** A browser-like client over real sockets: keeps cookies it is given, sends its Origin. */
@@ -76,7 +76,10 @@ export class Client {
     const text = await res.text()
     const setCookies = res.headers.getSetCookie()
     for (const cookie of parseSetCookie(setCookies, { decodeValues: false })) {
-      const gone = cookie.value === '' || cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() < Date.now())
+      const gone =
+        cookie.value === '' ||
+        cookie.maxAge === 0 ||
+        (cookie.expires && cookie.expires.getTime() < Date.now())
       if (gone) this.cookies.delete(cookie.name)
       else this.cookies.set(cookie.name, cookie.value)
     }
@@ -92,7 +95,12 @@ export class Client {
 }
 
 /** Challenge for this wallet, signed with its key, and verified: the one-signature sign-in. */
-export async function signIn(client: Client, wallet: PrivateKeyAccount, chainId = '1', headers?: Record<string, string>) {
+export async function signIn(
+  client: Client,
+  wallet: PrivateKeyAccount,
+  chainId = '1',
+  headers?: Record<string, string>,
+) {
   const challenge = await client.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=${chainId}`)
   if (challenge.status !== 200) throw new Error(`challenge failed: ${challenge.text}`)
   const message: string = challenge.json.message
@@ -118,5 +126,10 @@ export async function startAuthGateway(t: Test, opts: GatewayOptions = {}) {
     clock.advance(ms)
     gw.sandbox.control.advanceTime(ms)
   }
-  return { ...gw, clock, advance, client: (origin: string | null = PUBLIC_ORIGIN) => new Client(gw.url, origin) }
+  return {
+    ...gw,
+    clock,
+    advance,
+    client: (origin: string | null = PUBLIC_ORIGIN) => new Client(gw.url, origin),
+  }
 }

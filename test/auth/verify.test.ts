@@ -15,8 +15,15 @@ t.test('a nonce is single-use: verifying the same signed message twice is NONCE_
   const wallet = newWallet()
   const first = await signIn(browser, wallet)
   t.equal(first.verify.status, 201)
-  const again = await browser.post('/api/auth/siwx/verify', verifyBody(wallet.address, first.message, first.signature))
-  assertProblem(t, { statusCode: again.status, headers: Object.fromEntries(again.headers), body: again.text }, 'NONCE_INVALID')
+  const again = await browser.post(
+    '/api/auth/siwx/verify',
+    verifyBody(wallet.address, first.message, first.signature),
+  )
+  assertProblem(
+    t,
+    { statusCode: again.status, headers: Object.fromEntries(again.headers), body: again.text },
+    'NONCE_INVALID',
+  )
   t.equal(again.setCookies.length, 0, 'a refused sign-in sets no cookie')
 })
 
@@ -34,7 +41,11 @@ t.test('a bad signature is SIGNATURE_INVALID, and a retry with the same nonce th
     'SIGNATURE_INVALID',
   )
   t.notMatch(problem.detail, /EVM signature verification/, 'the upstream text is not passed on')
-  t.equal(gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length, 1, 'the upstream judged the signature')
+  t.equal(
+    gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length,
+    1,
+    'the upstream judged the signature',
+  )
   const good = await browser.post(
     '/api/auth/siwx/verify',
     verifyBody(wallet.address, message, await wallet.signMessage({ message })),
@@ -53,8 +64,16 @@ t.test('a message without a Nonce line is NONCE_MISSING', async (t) => {
     '/api/auth/siwx/verify',
     verifyBody(wallet.address, plain, await wallet.signMessage({ message: plain })),
   )
-  assertProblem(t, { statusCode: res.status, headers: Object.fromEntries(res.headers), body: res.text }, 'NONCE_MISSING')
-  t.equal(gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length, 1, 'a plain message is the upstream’s call')
+  assertProblem(
+    t,
+    { statusCode: res.status, headers: Object.fromEntries(res.headers), body: res.text },
+    'NONCE_MISSING',
+  )
+  t.equal(
+    gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length,
+    1,
+    'a plain message is the upstream’s call',
+  )
 
   const challenge = await browser.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`)
   const message = (challenge.json.message as string).replace(/\nNonce: .*\n/, '\n')
@@ -62,8 +81,16 @@ t.test('a message without a Nonce line is NONCE_MISSING', async (t) => {
     '/api/auth/siwx/verify',
     verifyBody(wallet.address, message, await wallet.signMessage({ message })),
   )
-  assertProblem(t, { statusCode: siwe.status, headers: Object.fromEntries(siwe.headers), body: siwe.text }, 'NONCE_MISSING')
-  t.equal(gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length, 2, 'an EIP-4361 one is refused here')
+  assertProblem(
+    t,
+    { statusCode: siwe.status, headers: Object.fromEntries(siwe.headers), body: siwe.text },
+    'NONCE_MISSING',
+  )
+  t.equal(
+    gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length,
+    1,
+    'an EIP-4361 one is refused by the gateway, without an upstream call',
+  )
 })
 
 t.test("the upstream's own format, a plain `Nonce: <nonce>` message, still signs in", async (t) => {
@@ -72,7 +99,10 @@ t.test("the upstream's own format, a plain `Nonce: <nonce>` message, still signs
   const wallet = newWallet()
   const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
   const message = `Nonce: ${nonce}`
-  const res = await browser.post('/api/auth/siwx/verify', verifyBody(wallet.address, message, await wallet.signMessage({ message })))
+  const res = await browser.post(
+    '/api/auth/siwx/verify',
+    verifyBody(wallet.address, message, await wallet.signMessage({ message })),
+  )
   t.equal(res.status, 201, res.text)
 })
 
@@ -92,79 +122,107 @@ t.test('a wrong tenant key is UPSTREAM_AUTH_FAILED, logged at error level withou
   t.notOk(verify.text.includes(wrongKey))
 })
 
-t.test('an EIP-4361 message minted for another site, wallet, chain or time is refused before the upstream', async (t) => {
-  const gw = await startAuthGateway(t)
-  const browser = gw.client()
-  const wallet = newWallet()
-  const now = new Date(gw.clock.now())
-  const base = {
-    address: wallet.address,
-    chainId: 1,
-    domain: SITE,
-    uri: 'http://localhost:3000',
-    scheme: 'http',
-    version: '1' as const,
-    issuedAt: now,
-  }
-  const cases: Array<[string, Parameters<typeof createSiweMessage>[0], { address?: string; chainId?: string }]> = [
-    ['another domain', { ...base, domain: 'evil.example', scheme: undefined }, {}],
-    ['another port of our host', { ...base, domain: 'localhost:3001' }, {}],
-    ['another scheme', { ...base, scheme: 'https' }, {}],
-    ['another wallet than data.accountAddress', base, { address: newWallet().address }],
-    ['another chain than data.chainId', base, { chainId: '137' }],
-    ['a non-EVM data.chainId', base, { chainId: 'solana:mainnet' }],
-    ['an expired message', { ...base, expirationTime: new Date(now.getTime() - 1000) }, {}],
-    ['a message not valid yet', { ...base, notBefore: new Date(now.getTime() + 60_000) }, {}],
-  ]
-  for (const [name, fields, data] of cases) {
-    const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
-    const message = createSiweMessage({ ...fields, nonce })
-    const signature = await wallet.signMessage({ message })
+t.test(
+  'an EIP-4361 message minted for another site, wallet, chain or time is refused before the upstream',
+  async (t) => {
+    const gw = await startAuthGateway(t)
+    const browser = gw.client()
+    const wallet = newWallet()
+    const now = new Date(gw.clock.now())
+    const base = {
+      address: wallet.address,
+      chainId: 1,
+      domain: SITE,
+      uri: 'http://localhost:3000',
+      scheme: 'http',
+      version: '1' as const,
+      issuedAt: now,
+    }
+    const cases: Array<
+      [string, Omit<Parameters<typeof createSiweMessage>[0], 'nonce'>, { address?: string; chainId?: string }]
+    > = [
+      ['another domain', { ...base, domain: 'evil.example', scheme: undefined }, {}],
+      ['another port of our host', { ...base, domain: 'localhost:3001' }, {}],
+      ['another scheme', { ...base, scheme: 'https' }, {}],
+      ['another wallet than data.accountAddress', base, { address: newWallet().address }],
+      ['another chain than data.chainId', base, { chainId: '137' }],
+      ['a non-EVM data.chainId', base, { chainId: 'solana:mainnet' }],
+      ['an expired message', { ...base, expirationTime: new Date(now.getTime() - 1000) }, {}],
+      ['a message not valid yet', { ...base, notBefore: new Date(now.getTime() + 60_000) }, {}],
+    ]
+    for (const [name, fields, data] of cases) {
+      const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
+      const message = createSiweMessage({ ...fields, nonce })
+      const signature = await wallet.signMessage({ message })
+      const res = await browser.post(
+        '/api/auth/siwx/verify',
+        verifyBody(data.address ?? wallet.address, message, signature, data.chainId ?? '1'),
+      )
+      t.equal(res.status, 401, name)
+      t.equal(res.json.code, 'SIGNATURE_INVALID', name)
+    }
+    const hidden = `Welcome!\n${createSiweMessage({ ...base, domain: 'evil.example', nonce: 'abcdefgh1' })}`
     const res = await browser.post(
       '/api/auth/siwx/verify',
-      verifyBody(data.address ?? wallet.address, message, signature, data.chainId ?? '1'),
+      verifyBody(wallet.address, hidden, await wallet.signMessage({ message: hidden })),
     )
-    t.equal(res.status, 401, name)
-    t.equal(res.json.code, 'SIGNATURE_INVALID', name)
-  }
-  const hidden = `Welcome!\n${createSiweMessage({ ...base, domain: 'evil.example', nonce: 'abcdefgh1' })}`
-  const res = await browser.post(
-    '/api/auth/siwx/verify',
-    verifyBody(wallet.address, hidden, await wallet.signMessage({ message: hidden })),
-  )
-  t.equal(res.json.code, 'SIGNATURE_INVALID', 'a SIWx preamble below a first line does not dodge the check')
-  const solana = `evil.example wants you to sign in with your Solana account:\nabc\n\nNonce: ${'x'.repeat(10)}`
-  const other = await browser.post('/api/auth/siwx/verify', verifyBody(wallet.address, solana, '0x00'))
-  t.equal(other.json.code, 'SIGNATURE_INVALID', 'a CAIP-122 message for another chain is held to our domain too')
-  t.equal(gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length, 0, 'none reached the upstream')
+    t.equal(res.json.code, 'SIGNATURE_INVALID', 'a SIWx preamble below a first line does not dodge the check')
+    const solana = `evil.example wants you to sign in with your Solana account:\nabc\n\nNonce: ${'x'.repeat(10)}`
+    const other = await browser.post('/api/auth/siwx/verify', verifyBody(wallet.address, solana, '0x00'))
+    t.equal(
+      other.json.code,
+      'SIGNATURE_INVALID',
+      'a CAIP-122 message for another chain is held to our domain too',
+    )
+    t.equal(gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length, 0, 'none reached the upstream')
 
-  const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
-  const ours = createSiweMessage({ ...base, nonce, address: wallet.address.toLowerCase() as `0x${string}` })
-  const ok = await browser.post(
-    '/api/auth/siwx/verify',
-    verifyBody(wallet.address.toLowerCase(), ours, await wallet.signMessage({ message: ours }), 'eip155:1'),
-  )
-  t.equal(ok.status, 201, 'a message the client built itself for our site, CAIP-2 chain id, lower-case address')
-})
+    const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
+    const ours = createSiweMessage({ ...base, nonce, address: wallet.address.toLowerCase() as `0x${string}` })
+    const ok = await browser.post(
+      '/api/auth/siwx/verify',
+      verifyBody(wallet.address.toLowerCase(), ours, await wallet.signMessage({ message: ours }), 'eip155:1'),
+    )
+    t.equal(
+      ok.status,
+      201,
+      'a message the client built itself for our site, CAIP-2 chain id, lower-case address',
+    )
+  },
+)
 
-t.test('a malformed verify body is VALIDATION_FAILED naming each bad field, without an upstream call', async (t) => {
-  const gw = await startAuthGateway(t)
-  const browser = gw.client()
-  const bodies: Array<[string, unknown, string[]]> = [
-    ['no body fields', {}, ['body.data', 'body.message', 'body.signature']],
-    ['chainId as a number', { data: { chainId: 1, accountAddress: '0xabc' }, message: 'm', signature: '0x1' }, ['body.data.chainId']],
-    ['empty message', { data: { chainId: '1', accountAddress: '0xabc' }, message: '', signature: '0x1' }, ['body.message']],
-    ['huge message', { data: { chainId: '1', accountAddress: '0xabc' }, message: 'x'.repeat(5000), signature: '0x1' }, ['body.message']],
-  ]
-  for (const [name, body, paths] of bodies) {
-    const res = await browser.post('/api/auth/siwx/verify', { body })
-    t.equal(res.json.code, 'VALIDATION_FAILED', name)
-    t.same(res.json.errors.map((e: { path: string }) => e.path).sort(), paths.sort(), name)
-  }
-  const mode = await browser.post('/api/auth/siwx/verify', {
-    body: { data: { chainId: '1', accountAddress: '0xabc' }, message: 'm', signature: '0x1' },
-    headers: { 'x-session-mode': 'jwt' },
-  })
-  t.equal(mode.json.code, 'VALIDATION_FAILED', 'an unknown X-Session-Mode')
-  t.equal(gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length, 0)
-})
+t.test(
+  'a malformed verify body is VALIDATION_FAILED naming each bad field, without an upstream call',
+  async (t) => {
+    const gw = await startAuthGateway(t)
+    const browser = gw.client()
+    const bodies: Array<[string, unknown, string[]]> = [
+      ['no body fields', {}, ['body.data', 'body.message', 'body.signature']],
+      [
+        'chainId as a number',
+        { data: { chainId: 1, accountAddress: '0xabc' }, message: 'm', signature: '0x1' },
+        ['body.data.chainId'],
+      ],
+      [
+        'empty message',
+        { data: { chainId: '1', accountAddress: '0xabc' }, message: '', signature: '0x1' },
+        ['body.message'],
+      ],
+      [
+        'huge message',
+        { data: { chainId: '1', accountAddress: '0xabc' }, message: 'x'.repeat(5000), signature: '0x1' },
+        ['body.message'],
+      ],
+    ]
+    for (const [name, body, paths] of bodies) {
+      const res = await browser.post('/api/auth/siwx/verify', { body })
+      t.equal(res.json.code, 'VALIDATION_FAILED', name)
+      t.same(res.json.errors.map((e: { path: string }) => e.path).sort(), paths.sort(), name)
+    }
+    const mode = await browser.post('/api/auth/siwx/verify', {
+      body: { data: { chainId: '1', accountAddress: '0xabc' }, message: 'm', signature: '0x1' },
+      headers: { 'x-session-mode': 'jwt' },
+    })
+    t.equal(mode.json.code, 'VALIDATION_FAILED', 'an unknown X-Session-Mode')
+    t.equal(gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length, 0)
+  },
+)

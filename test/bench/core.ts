@@ -3,6 +3,7 @@
 // feature on. Prints the ratios the issue sets targets for. Loopback only; bounded in time.
 import autocannon from 'autocannon'
 import { Pool } from 'undici'
+import { BENCH_TENANT_KEY } from './bench-key.js'
 import { startTarget } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -15,15 +16,25 @@ interface Result {
   non2xx: number
 }
 
+/** The direct setup must bring the tenant key itself; the proxies inject it. */
+const KEY_HEADERS = { 'x-tenant-api-key': BENCH_TENANT_KEY }
+
 async function load(url: string, connections: number, paths: string[]): Promise<Result> {
   let i = 0
   const r = await autocannon({
     url,
     connections,
+    headers: KEY_HEADERS,
     duration: SECONDS,
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
   })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  }
 }
 
 /** One connection, one request at a time, timed with sub-millisecond resolution. */
@@ -37,7 +48,11 @@ async function sequential(url: string, paths: string[]): Promise<Result> {
     for (let i = 0; performance.now() < end; i++) {
       const started = performance.now()
       try {
-        const res = await pool.request({ method: 'GET', path: paths[i % paths.length]! })
+        const res = await pool.request({
+          method: 'GET',
+          path: paths[i % paths.length]!,
+          headers: KEY_HEADERS,
+        })
         await res.body.dump()
         if (res.statusCode >= 300) non2xx++
       } catch {
@@ -64,7 +79,13 @@ export async function benchCore() {
   const proxy = await startTarget(['proxy', sandbox.url])
   const gateway = await startTarget(['gateway', sandbox.url])
   try {
-    const tokens = (await json(`${sandbox.url}/v1/tokens`)) as Array<{ id: number; symbol: string; active: boolean; isBaseToken: boolean; blockchain: { network: string; depositsActive: boolean } }>
+    const tokens = (await json(`${sandbox.url}/v1/tokens`)) as Array<{
+      id: number
+      symbol: string
+      active: boolean
+      isBaseToken: boolean
+      blockchain: { network: string; depositsActive: boolean }
+    }>
     const usdt = tokens.find((t) => t.symbol === 'USDT' && t.blockchain.network === 'ETH' && t.active)!
     const eth = tokens.find((t) => t.isBaseToken && t.blockchain.network === 'ETH' && t.active)!
     const uuids: string[] = []
@@ -84,7 +105,11 @@ export async function benchCore() {
     }
     // Distinct amounts and orders, so the gateway's coalescing does not flatter it.
     const quotePaths = (prefix: string) =>
-      Array.from({ length: 1000 }, (_, n) => `${prefix}/v1/tokens/quote?depositTokenId=${usdt.id}&settleTokenId=${eth.id}&amount=${100 + n}&amountIsDeposit=true`)
+      Array.from(
+        { length: 1000 },
+        (_, n) =>
+          `${prefix}/v1/tokens/quote?depositTokenId=${usdt.id}&settleTokenId=${eth.id}&amount=${100 + n}&amountIsDeposit=true`,
+      )
     const readPaths = (prefix: string) => uuids.map((u) => `${prefix}/v1/orders/${u}`)
     const setups = [
       ['direct', sandbox.url, ''],
@@ -104,7 +129,12 @@ export async function benchCore() {
     }
     console.log('\ncore: throughput (req/s) and latency (ms)')
     console.table(
-      Object.fromEntries(Object.entries(results).map(([k, r]) => [k, { rps: Math.round(r.rps), p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx }])),
+      Object.fromEntries(
+        Object.entries(results).map(([k, r]) => [
+          k,
+          { rps: Math.round(r.rps), p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx },
+        ]),
+      ),
     )
     for (const route of ['quote', 'order read']) {
       const g = results[`${route} gateway c100`]!

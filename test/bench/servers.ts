@@ -8,8 +8,7 @@ import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { buildSandbox } from '../../src/sandbox/app.js'
-
-export const BENCH_TENANT_KEY = 'bench-tenant-key'
+import { BENCH_TENANT_KEY } from './bench-key.js'
 
 const [mode, upstream] = process.argv.slice(2)
 let url: string
@@ -51,3 +50,5 @@ if (mode === 'sandbox') {
   throw new Error('usage: servers.ts sandbox | proxy <upstream> | gateway <upstream>')
 }
 process.stdout.write(`${JSON.stringify({ url, pid: process.pid })}\n`)
+// A clean exit on SIGINT lets `--cpu-prof` write its profile.
+process.once('SIGINT', () => process.exit(0))

@@ -9,9 +9,13 @@ export interface Target {
 }
 
 export async function startTarget(args: string[], extraNodeArgs: string[] = []): Promise<Target> {
-  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', 'test/bench/servers.ts', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [...extraNodeArgs, '--import', 'tsx', 'test/bench/servers.ts', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve)
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))

@@ -58,7 +58,7 @@ t.test(
   'a cold start with no upstream: the gateway starts, answers 503, and loads in the background',
   async (t) => {
     const dead = await refusingUrl()
-    const { app } = await startGateway(t, {
+    const { app, logs } = await startGateway(t, {
       env: { UPSTREAM_URL: dead },
       deps: { upstreamTuning, catalogTuning: { retryBaseMs: 20, retryCapMs: 100 } },
     })
@@ -73,6 +73,11 @@ t.test(
     const ready = await app.inject('/readyz')
     t.equal(ready.statusCode, 503, 'not ready before the first load')
     t.match(ready.json().checks, { catalog: /not been loaded/ })
+
+    const failures = logs.lines().filter((l) => l.msg === 'catalog load failed')
+    t.ok(failures.length >= 1, 'failed loads are logged')
+    t.match(failures[0], { level: 40, catalog: { code: 'UPSTREAM_UNAVAILABLE' } })
+    t.notMatch(logs.text(), TEST_TENANT_KEY, 'no tenant key in the logs')
 
     const port = Number(new URL(dead).port)
     const { app: upstream, control } = buildSandbox({ tenantKey: TEST_TENANT_KEY })

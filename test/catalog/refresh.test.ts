@@ -73,7 +73,7 @@ t.test('50 concurrent requests with no catalog in memory make one upstream call'
   // the reload timer is far off: the gateway starts with nothing in memory.
   upstream.control.fault(CATALOG_CALLS, { kind: 'error500', count: 3 })
   // Then a slow answer, so all 50 requests arrive while that one load is in flight.
-  upstream.control.fault(CATALOG_CALLS, { kind: 'delay', ms: 500 })
+  upstream.control.fault(CATALOG_CALLS, { kind: 'delay', ms: 1500 })
   const { app, url } = await startGateway(t, {
     env: { UPSTREAM_URL: upstream.url },
     deps: { catalogTuning: { retryBaseMs: 600_000 } },

@@ -22,6 +22,17 @@ t.test('the catalog is the upstream body byte for byte, with the cache headers',
   t.notOk(res.headers['content-encoding'], 'identity when the client asks for no coding')
 })
 
+t.test('HEAD gives the same headers and no body', async (t) => {
+  const { app } = await startGateway(t)
+  const get = await app.inject({ url: TOKENS, headers: { 'accept-encoding': 'br' } })
+  const head = await app.inject({ method: 'HEAD', url: TOKENS, headers: { 'accept-encoding': 'br' } })
+  t.equal(head.statusCode, 200)
+  t.equal(head.rawPayload.length, 0)
+  for (const name of ['etag', 'content-encoding', 'content-type', 'cache-control', 'x-cache-status']) {
+    t.equal(head.headers[name], get.headers[name], name)
+  }
+})
+
 t.test('br and gzip bodies decode to the same JSON, compressed once per catalog version', async (t) => {
   const { app, sandbox } = await startGateway(t)
   const upstream = await upstreamCatalog(sandbox.url)

@@ -27,23 +27,26 @@ t.test('a bad variable stops start-up with a message naming it', async (t) => {
   t.match(gw.stderr(), /PORT/)
 })
 
-t.test('SIGTERM drains: the in-flight request finishes, new ones are refused, the process exits 0', async (t) => {
-  const gw = runGateway({ PORT: '0', HOST: '127.0.0.1' })
-  t.teardown(() => gw.child.kill('SIGKILL'))
-  const first = await gw.waitFor((l) => typeof l.sandbox === 'string')
-  const listening = await gw.waitFor((l) => String(l.msg).startsWith('Server listening'))
-  const url = String(listening.msg).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0]
-  const fault = await fetch(`${first.sandbox}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ route: 'GET /v1/orders/:uuid', kind: 'delay', ms: 800 }),
-  })
-  t.ok(fault.ok, 'fault queued')
-  const inFlight = fetch(`${url}/api/v1/orders/${crypto.randomUUID()}`)
-  await new Promise((r) => setTimeout(r, 200))
-  gw.child.kill('SIGTERM')
-  const res = await inFlight
-  t.equal(res.status, 404, 'the in-flight request got its real answer')
-  t.equal(await gw.exited, 0)
-  await t.rejects(fetch(`${url}/healthz`), 'no longer accepting')
-})
+t.test(
+  'SIGTERM drains: the in-flight request finishes, new ones are refused, the process exits 0',
+  async (t) => {
+    const gw = runGateway({ PORT: '0', HOST: '127.0.0.1' })
+    t.teardown(() => gw.child.kill('SIGKILL'))
+    const first = await gw.waitFor((l) => typeof l.sandbox === 'string')
+    const listening = await gw.waitFor((l) => String(l.msg).startsWith('Server listening'))
+    const url = String(listening.msg).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0]
+    const fault = await fetch(`${first.sandbox}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ route: 'GET /v1/orders/:uuid', kind: 'delay', ms: 800 }),
+    })
+    t.ok(fault.ok, 'fault queued')
+    const inFlight = fetch(`${url}/api/v1/orders/${crypto.randomUUID()}`)
+    await new Promise((r) => setTimeout(r, 200))
+    gw.child.kill('SIGTERM')
+    const res = await inFlight
+    t.equal(res.status, 404, 'the in-flight request got its real answer')
+    t.equal(await gw.exited, 0)
+    await t.rejects(fetch(`${url}/healthz`), 'no longer accepting')
+  },
+)

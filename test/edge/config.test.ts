@@ -36,7 +36,8 @@ t.test('a bad value stops start-up with a message naming the variable', async (t
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ SSE_HEARTBEAT_MS: '0' }, /SSE_HEARTBEAT_MS/],
   ]
-  for (const [env, re] of cases) t.throws(() => loadConfig(env), { name: 'ConfigError', message: re }, JSON.stringify(env))
+  for (const [env, re] of cases)
+    t.throws(() => loadConfig(env), { name: 'ConfigError', message: re }, JSON.stringify(env))
 })
 
 t.test('production refuses the sandbox and a generated secret', async (t) => {

@@ -11,10 +11,19 @@ export function picks(tokens: Token[]) {
     if (!found) throw new Error(`the sandbox catalog has no ${what}`)
     return found
   }
-  const usdtEth = find('tradable USDT on ETH', (t) => tradable(t) && t.symbol === 'USDT' && t.blockchain.network === 'ETH')
-  const eth = find('tradable ETH native', (t) => tradable(t) && t.isBaseToken && t.blockchain.network === 'ETH')
+  const usdtEth = find(
+    'tradable USDT on ETH',
+    (t) => tradable(t) && t.symbol === 'USDT' && t.blockchain.network === 'ETH',
+  )
+  const eth = find(
+    'tradable ETH native',
+    (t) => tradable(t) && t.isBaseToken && t.blockchain.network === 'ETH',
+  )
   const inactive = find('inactive token', (t) => !t.active)
-  const depositsOff = find('token on a chain with deposits off', (t) => t.active && !t.blockchain.depositsActive)
+  const depositsOff = find(
+    'token on a chain with deposits off',
+    (t) => t.active && !t.blockchain.depositsActive,
+  )
   return { usdtEth, eth, inactive, depositsOff, unknownId: Math.max(...tokens.map((t) => t.id)) + 1000 }
 }
 

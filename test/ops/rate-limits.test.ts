@@ -141,6 +141,10 @@ t.test('a bad RATE_LIMITS is a configuration error naming the variable', async (
       value,
     )
   }
+  t.throws(() => loadConfig({ ...base, RATE_LIMITS: '{"checkout":{"max":5,"timeWindow":"1 minute"}}' }), {
+    message:
+      /RATE_LIMITS: unknown group "checkout"; the groups are catalog, pricing, create, orders, stream, auth, global/,
+  })
 })
 
 t.test('health and readiness are never rate-limited', async (t) => {

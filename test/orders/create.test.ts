@@ -42,9 +42,19 @@ t.test('malformed bodies are refused before the upstream', async (t) => {
     const problem = assertProblem(t, res, 'VALIDATION_FAILED')
     t.match(problem.errors, [{ path }], name)
   }
-  const badJson = await app.inject({ method: 'POST', url: CREATE, payload: '{"depositTokenId":', headers: { 'content-type': 'application/json' } })
+  const badJson = await app.inject({
+    method: 'POST',
+    url: CREATE,
+    payload: '{"depositTokenId":',
+    headers: { 'content-type': 'application/json' },
+  })
   assertProblem(t, badJson, 'VALIDATION_FAILED')
-  const text = await app.inject({ method: 'POST', url: CREATE, payload: 'hello', headers: { 'content-type': 'text/plain' } })
+  const text = await app.inject({
+    method: 'POST',
+    url: CREATE,
+    payload: 'hello',
+    headers: { 'content-type': 'text/plain' },
+  })
   assertProblem(t, text, 'UNSUPPORTED_MEDIA_TYPE')
   const big = await app.inject({
     method: 'POST',
@@ -63,14 +73,17 @@ t.test('an address the upstream rejects is INVALID_ADDRESS naming the network', 
   t.equal(body.network, 'ETH')
 })
 
-t.test('a create whose answer is dropped is ORDER_OUTCOME_UNKNOWN, sent exactly once, and the order exists', async (t) => {
-  const { create, sandbox, p } = await setup(t)
-  sandbox.control.fault(UPSTREAM_CREATE, { kind: 'dropAfter' })
-  const res = await create(orderBody(p))
-  assertProblem(t, res, 'ORDER_OUTCOME_UNKNOWN', true)
-  t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 1, 'never retried')
-  t.equal(sandbox.control.orders().length, 1, 'the unfunded order exists upstream')
-})
+t.test(
+  'a create whose answer is dropped is ORDER_OUTCOME_UNKNOWN, sent exactly once, and the order exists',
+  async (t) => {
+    const { create, sandbox, p } = await setup(t)
+    sandbox.control.fault(UPSTREAM_CREATE, { kind: 'dropAfter' })
+    const res = await create(orderBody(p))
+    assertProblem(t, res, 'ORDER_OUTCOME_UNKNOWN', true)
+    t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 1, 'never retried')
+    t.equal(sandbox.control.orders().length, 1, 'the unfunded order exists upstream')
+  },
+)
 
 t.test('a create that times out is ORDER_OUTCOME_UNKNOWN, sent once', async (t) => {
   const { create, sandbox, p } = await setup(t, { UPSTREAM_TIMEOUT_MS: '300' })
@@ -82,19 +95,22 @@ t.test('a create that times out is ORDER_OUTCOME_UNKNOWN, sent once', async (t) 
   t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 1)
 })
 
-t.test('a generic upstream 500 or an HTML page on create is UPSTREAM_ERROR, not retryable, not retried', async (t) => {
-  const { create, sandbox, p } = await setup(t)
-  sandbox.control.fault(UPSTREAM_CREATE, { kind: 'error500' })
-  assertProblem(t, await create(orderBody(p)), 'UPSTREAM_ERROR', false)
-  sandbox.control.fault(UPSTREAM_CREATE, {
-    kind: 'status',
-    status: 502,
-    headers: { 'content-type': 'text/html' },
-    body: '<html><body>Bad gateway</body></html>',
-  })
-  assertProblem(t, await create(orderBody(p)), 'UPSTREAM_ERROR', false)
-  t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 2)
-})
+t.test(
+  'a generic upstream 500 or an HTML page on create is UPSTREAM_ERROR, not retryable, not retried',
+  async (t) => {
+    const { create, sandbox, p } = await setup(t)
+    sandbox.control.fault(UPSTREAM_CREATE, { kind: 'error500' })
+    assertProblem(t, await create(orderBody(p)), 'UPSTREAM_ERROR', false)
+    sandbox.control.fault(UPSTREAM_CREATE, {
+      kind: 'status',
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><body>Bad gateway</body></html>',
+    })
+    assertProblem(t, await create(orderBody(p)), 'UPSTREAM_ERROR', false)
+    t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 2)
+  },
+)
 
 t.test('a rejected tenant key is UPSTREAM_AUTH_FAILED, logged at error level without the key', async (t) => {
   const { create, sandbox, p, logs } = await setup(t, { TENANT_API_KEY: 'a-wrong-key-that-must-not-leak' })
@@ -138,26 +154,34 @@ t.test('Idempotency-Key', async (t) => {
     t.equal((await first).statusCode, 201)
   })
 
-  t.test('a final 4xx is replayed with the repeat request id; 5xx and unknown outcomes are not stored', async (t) => {
-    const { create, sandbox, p } = await setup(t)
-    const bad = { ...orderBody(p), receivingAddress: 'nope' }
-    const first = await create(bad, { 'idempotency-key': 'bad' })
-    const again = await create(bad, { 'idempotency-key': 'bad' })
-    assertProblem(t, again, 'INVALID_ADDRESS')
-    t.equal(again.headers['idempotent-replayed'], 'true')
-    t.not(again.json().requestId, first.json().requestId)
-    t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 1)
+  t.test(
+    'a final 4xx is replayed with the repeat request id; 5xx and unknown outcomes are not stored',
+    async (t) => {
+      const { create, sandbox, p } = await setup(t)
+      const bad = { ...orderBody(p), receivingAddress: 'nope' }
+      const first = await create(bad, { 'idempotency-key': 'bad' })
+      const again = await create(bad, { 'idempotency-key': 'bad' })
+      assertProblem(t, again, 'INVALID_ADDRESS')
+      t.equal(again.headers['idempotent-replayed'], 'true')
+      t.not(again.json().requestId, first.json().requestId)
+      t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 1)
 
-    sandbox.control.fault(UPSTREAM_CREATE, { kind: 'error500' })
-    assertProblem(t, await create(orderBody(p), { 'idempotency-key': 'flaky' }), 'UPSTREAM_ERROR', false)
-    t.equal((await create(orderBody(p), { 'idempotency-key': 'flaky' })).statusCode, 201, '5xx not stored')
+      sandbox.control.fault(UPSTREAM_CREATE, { kind: 'error500' })
+      assertProblem(t, await create(orderBody(p), { 'idempotency-key': 'flaky' }), 'UPSTREAM_ERROR', false)
+      t.equal((await create(orderBody(p), { 'idempotency-key': 'flaky' })).statusCode, 201, '5xx not stored')
 
-    sandbox.control.fault(UPSTREAM_CREATE, { kind: 'dropAfter' })
-    assertProblem(t, await create(orderBody(p), { 'idempotency-key': 'lost' }), 'ORDER_OUTCOME_UNKNOWN', true)
-    const retry = await create(orderBody(p), { 'idempotency-key': 'lost' })
-    t.equal(retry.statusCode, 201, 'the client repeat creates an order it can see')
-    t.notOk(retry.headers['idempotent-replayed'])
-  })
+      sandbox.control.fault(UPSTREAM_CREATE, { kind: 'dropAfter' })
+      assertProblem(
+        t,
+        await create(orderBody(p), { 'idempotency-key': 'lost' }),
+        'ORDER_OUTCOME_UNKNOWN',
+        true,
+      )
+      const retry = await create(orderBody(p), { 'idempotency-key': 'lost' })
+      t.equal(retry.statusCode, 201, 'the client repeat creates an order it can see')
+      t.notOk(retry.headers['idempotent-replayed'])
+    },
+  )
 
   t.test('a malformed key is VALIDATION_FAILED', async (t) => {
     const { create, p } = await setup(t)

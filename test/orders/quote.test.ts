@@ -9,7 +9,9 @@ t.test('a quote comes back as the upstream wrote it, priced with the tenant key'
   const { app, sandbox } = await startGateway(t)
   const p = picks(sandbox.control.tokens())
   const query = `depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amount=250&amountIsDeposit=true`
-  const direct = await fetch(`${sandbox.url}${QUOTE}?${query}`, { headers: { 'x-tenant-api-key': TEST_TENANT_KEY } })
+  const direct = await fetch(`${sandbox.url}${QUOTE}?${query}`, {
+    headers: { 'x-tenant-api-key': TEST_TENANT_KEY },
+  })
   const expected = await direct.json()
   sandbox.control.clearRequests()
 
@@ -28,31 +30,48 @@ t.test('a quote comes back as the upstream wrote it, priced with the tenant key'
 t.test('swap limits pass through untouched, extra parameters forwarded as given', async (t) => {
   const { app, sandbox } = await startGateway(t)
   const p = picks(sandbox.control.tokens())
-  const res = await app.inject(`/api/v1/tokens/swap-limits?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&x=1`)
+  const res = await app.inject(
+    `/api/v1/tokens/swap-limits?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&x=1`,
+  )
   t.equal(res.statusCode, 200)
   const sent = sandbox.control.requestsTo('GET /v1/tokens/swap-limits')
   t.equal(sent.length, 1)
   t.match(sent[0]?.url, /[?&]x=1(&|$)/)
   t.equal(sent[0]?.headers['x-tenant-api-key'], TEST_TENANT_KEY)
-  const direct = await fetch(`${sandbox.url}${sent[0]?.url}`, { headers: { 'x-tenant-api-key': TEST_TENANT_KEY } })
+  const direct = await fetch(`${sandbox.url}${sent[0]?.url}`, {
+    headers: { 'x-tenant-api-key': TEST_TENANT_KEY },
+  })
   t.same(res.json(), await direct.json())
 })
 
-t.test('amounts that are missing, non-numeric, zero or negative are INVALID_AMOUNT, not sent upstream', async (t) => {
-  const { app, sandbox } = await startGateway(t)
-  const p = picks(sandbox.control.tokens())
-  const base = `depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amountIsDeposit=true`
-  for (const amount of ['', '&amount=', '&amount=abc', '&amount=0', '&amount=-5', '&amount=Infinity', '&amount=1e999']) {
-    const res = await app.inject(`/api${QUOTE}?${base}${amount}`)
-    const body = assertProblem(t, res, 'INVALID_AMOUNT')
-    t.match(body.errors, [{ path: 'query.amount' }], `field named for "${amount}"`)
-  }
-  t.equal(sandbox.control.requestsTo('GET /v1/tokens/quote').length, 0)
-})
+t.test(
+  'amounts that are missing, non-numeric, zero or negative are INVALID_AMOUNT, not sent upstream',
+  async (t) => {
+    const { app, sandbox } = await startGateway(t)
+    const p = picks(sandbox.control.tokens())
+    const base = `depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amountIsDeposit=true`
+    for (const amount of [
+      '',
+      '&amount=',
+      '&amount=abc',
+      '&amount=0',
+      '&amount=-5',
+      '&amount=Infinity',
+      '&amount=1e999',
+    ]) {
+      const res = await app.inject(`/api${QUOTE}?${base}${amount}`)
+      const body = assertProblem(t, res, 'INVALID_AMOUNT')
+      t.match(body.errors, [{ path: 'query.amount' }], `field named for "${amount}"`)
+    }
+    t.equal(sandbox.control.requestsTo('GET /v1/tokens/quote').length, 0)
+  },
+)
 
 t.test('malformed ids and flags are VALIDATION_FAILED with one error per field', async (t) => {
   const { app, sandbox } = await startGateway(t)
-  const res = await app.inject(`/api${QUOTE}?depositTokenId=abc&settleTokenId=-1&amount=1&amountIsDeposit=maybe`)
+  const res = await app.inject(
+    `/api${QUOTE}?depositTokenId=abc&settleTokenId=-1&amount=1&amountIsDeposit=maybe`,
+  )
   const body = assertProblem(t, res, 'VALIDATION_FAILED')
   const paths = (body.errors as Array<{ path: string }>).map((e) => e.path).sort()
   t.same(paths, ['query.amountIsDeposit', 'query.depositTokenId', 'query.settleTokenId'])
@@ -68,9 +87,16 @@ t.test('an exchange rate of 0 is NO_QUOTE, retryable', async (t) => {
     kind: 'status',
     status: 200,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ depositAmount: null, settleAmount: 0, exchangeRate: 0, depositTokenUsdValue: null }),
+    body: JSON.stringify({
+      depositAmount: null,
+      settleAmount: 0,
+      exchangeRate: 0,
+      depositTokenUsdValue: null,
+    }),
   })
-  const res = await app.inject(`/api${QUOTE}?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amount=5&amountIsDeposit=false`)
+  const res = await app.inject(
+    `/api${QUOTE}?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amount=5&amountIsDeposit=false`,
+  )
   const body = assertProblem(t, res, 'NO_QUOTE', true)
   t.equal(body.depositTokenId, p.usdtEth.id)
 })
@@ -78,14 +104,18 @@ t.test('an exchange rate of 0 is NO_QUOTE, retryable', async (t) => {
 t.test('an inactive token is PAIR_UNAVAILABLE', async (t) => {
   const { app, sandbox } = await startGateway(t)
   const p = picks(sandbox.control.tokens())
-  const res = await app.inject(`/api${QUOTE}?depositTokenId=${p.inactive.id}&settleTokenId=${p.eth.id}&amount=5&amountIsDeposit=true`)
+  const res = await app.inject(
+    `/api${QUOTE}?depositTokenId=${p.inactive.id}&settleTokenId=${p.eth.id}&amount=5&amountIsDeposit=true`,
+  )
   assertProblem(t, res, 'PAIR_UNAVAILABLE')
 })
 
 t.test('an unknown token id is UNKNOWN_TOKEN naming the side, without a quote call', async (t) => {
   const { app, sandbox } = await startGateway(t)
   const p = picks(sandbox.control.tokens())
-  const res = await app.inject(`/api${QUOTE}?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.unknownId}&amount=5&amountIsDeposit=true`)
+  const res = await app.inject(
+    `/api${QUOTE}?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.unknownId}&amount=5&amountIsDeposit=true`,
+  )
   const body = assertProblem(t, res, 'UNKNOWN_TOKEN')
   t.equal(body.side, 'settle')
   t.equal(body.tokenId, p.unknownId)

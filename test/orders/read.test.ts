@@ -20,7 +20,12 @@ t.test('an order is read with its expanded tokens and is never cached', async (t
   const res = await app.inject(`/api/v1/orders/${uuid}`)
   t.equal(res.statusCode, 200)
   t.equal(res.headers['cache-control'], 'no-store')
-  t.match(res.json(), { uuid, walletAddress: String, depositToken: { id: Number }, settleToken: { id: Number } })
+  t.match(res.json(), {
+    uuid,
+    walletAddress: String,
+    depositToken: { id: Number },
+    settleToken: { id: Number },
+  })
   t.notOk(sandbox.control.requestsTo(READ)[0]?.headers['x-tenant-api-key'], 'no key where none is needed')
 })
 
@@ -30,7 +35,11 @@ t.test('a malformed uuid is INVALID_ORDER_ID and never reaches the upstream', as
     const res = await app.inject(`/api/v1/orders/${bad}`)
     assertProblem(t, res, 'INVALID_ORDER_ID')
   }
-  for (const url of ['/api/v1/orders/../tokens/quote', '/api/v1/orders/%2E%2E', '/api/v1/orders/%2e%2e%2ftokens']) {
+  for (const url of [
+    '/api/v1/orders/../tokens/quote',
+    '/api/v1/orders/%2E%2E',
+    '/api/v1/orders/%2e%2e%2ftokens',
+  ]) {
     const res = await app.inject(url)
     t.ok([400, 404].includes(res.statusCode), `${url} goes nowhere`)
   }
@@ -42,7 +51,11 @@ t.test('an unknown order is ORDER_NOT_FOUND, and a burst of them never opens the
   for (let i = 0; i < 12; i++) {
     assertProblem(t, await app.inject(`/api/v1/orders/${crypto.randomUUID()}`), 'ORDER_NOT_FOUND')
   }
-  t.equal(sandbox.control.requestsTo(READ).length, 12, 'each was asked once (classified errors are not retried)')
+  t.equal(
+    sandbox.control.requestsTo(READ).length,
+    12,
+    'each was asked once (classified errors are not retried)',
+  )
   t.equal((await app.inject(`/api/v1/orders/${uuid}`)).statusCode, 200)
 })
 
@@ -101,32 +114,38 @@ t.test('upstream failures that outlast the retries', async (t) => {
   })
 })
 
-t.test('an upstream that refuses connections is UPSTREAM_UNAVAILABLE, and the breaker then answers at once', async (t) => {
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
+t.test(
+  'an upstream that refuses connections is UPSTREAM_UNAVAILABLE, and the breaker then answers at once',
+  async (t) => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number }
+        s.close(() => resolve(port))
+      })
     })
-  })
-  const { app, sandbox } = await startGateway(t, {
-    env: { UPSTREAM_URL: `http://127.0.0.1:${port}` },
-    deps: { upstreamTuning: { breakerThreshold: 3, breakerOpenMs: 60_000, backoffBaseMs: 1 } },
-  })
-  const uuid = crypto.randomUUID()
-  assertProblem(t, await app.inject(`/api/v1/orders/${uuid}`), 'UPSTREAM_UNAVAILABLE')
-  t.equal(app.upstream.breaker.current, 'open', 'three refusals opened it')
-  const res = await app.inject(`/api/v1/orders/${uuid}`)
-  assertProblem(t, res, 'UPSTREAM_UNAVAILABLE')
-  t.match(res.json().detail, /paused/)
-  t.equal(sandbox.control.requests.length, 0)
-})
+    const { app, sandbox } = await startGateway(t, {
+      env: { UPSTREAM_URL: `http://127.0.0.1:${port}` },
+      deps: { upstreamTuning: { breakerThreshold: 3, breakerOpenMs: 60_000, backoffBaseMs: 1 } },
+    })
+    const uuid = crypto.randomUUID()
+    assertProblem(t, await app.inject(`/api/v1/orders/${uuid}`), 'UPSTREAM_UNAVAILABLE')
+    t.equal(app.upstream.breaker.current, 'open', 'three refusals opened it')
+    const res = await app.inject(`/api/v1/orders/${uuid}`)
+    assertProblem(t, res, 'UPSTREAM_UNAVAILABLE')
+    t.match(res.json().detail, /paused/)
+    t.equal(sandbox.control.requests.length, 0)
+  },
+)
 
 t.test('after the breaker opens, a probe closes it again once the upstream recovers', async (t) => {
   let now = 1_000_000
   const { uuid, sandbox } = await withOrder(t)
   const gw = await startGateway(t, {
     env: { UPSTREAM_URL: sandbox.url },
-    deps: { clock: { now: () => now }, upstreamTuning: { breakerThreshold: 2, breakerOpenMs: 5_000, retries: 0 } },
+    deps: {
+      clock: { now: () => now },
+      upstreamTuning: { breakerThreshold: 2, breakerOpenMs: 5_000, retries: 0 },
+    },
   })
   sandbox.control.fault(READ, { kind: 'error500', count: 2 })
   assertProblem(t, await gw.app.inject(`/api/v1/orders/${uuid}`), 'UPSTREAM_ERROR')

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { STATUS_EVENT } from './follow.js'
-import { STREAM_ROUTE, streamGateway } from './setup.js'
+import { STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 /** The sandbox's clock runs an hour behind ours, so its event ids cannot be mistaken for our read moments. */
 const HOUR = 60 * 60 * 1000
@@ -13,7 +13,7 @@ t.test(
     const uuid = await gw.newOrder()
     const f = gw.follow(uuid)
     await f.until('the snapshot', () => f.events.length === 1)
-    await eventuallyOpen(gw.control, uuid)
+    await subscribed(gw.control, uuid)
 
     gw.control.deposit(uuid, { amount: 100 })
     await f.until('the deposit', () => f.updates().length === 1)
@@ -54,7 +54,7 @@ t.test(
     const uuid = await gw.newOrder()
     const f = gw.follow(uuid)
     await f.until('the snapshot', () => f.events.length === 1)
-    await eventuallyOpen(gw.control, uuid)
+    await subscribed(gw.control, uuid)
     gw.control.fail(uuid)
     await f.until('EventSource gives up for good', () => f.es.readyState === f.es.CLOSED)
     t.same(
@@ -96,7 +96,7 @@ t.test('an order that times out while followed ends the stream with TIMED_OUT', 
   const uuid = await gw.newOrder()
   const f = gw.follow(uuid)
   await f.until('the snapshot', () => f.events.length === 1)
-  await eventuallyOpen(gw.control, uuid)
+  await subscribed(gw.control, uuid)
   gw.control.advanceTime(31 * 60 * 1000)
   await f.until('the end', () => f.es.readyState === f.es.CLOSED)
   t.same(
@@ -123,8 +123,3 @@ t.test(
     await reader.cancel()
   },
 )
-
-async function eventuallyOpen(control: { openStreams(uuid?: string): number }, uuid: string) {
-  for (let i = 0; i < 250 && control.openStreams(uuid) === 0; i++) await new Promise((r) => setTimeout(r, 20))
-  if (control.openStreams(uuid) === 0) throw new Error('the gateway never subscribed upstream')
-}

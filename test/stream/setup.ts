@@ -1,7 +1,7 @@
 // A listening gateway in front of a fresh sandbox, with helpers to create orders and follow them.
 // Followers are closed before the gateway and the sandbox, so none reconnects during teardown.
 import type { Test } from 'tap'
-import type { SandboxOptions } from '../../src/sandbox/app.js'
+import type { SandboxControl, SandboxOptions } from '../../src/sandbox/app.js'
 import type { StreamTuning } from '../../src/stream/plugin.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
@@ -51,6 +51,19 @@ export async function streamGateway(t: Test, setup: StreamSetup = {}) {
       return f
     },
   }
+}
+
+/**
+ * Waits until the gateway follows the order upstream and has made the catch-up read that follows
+ * every (re)open, so a transition driven now reaches it as an upstream event, not a catch-up.
+ */
+export async function subscribed(control: SandboxControl, uuid: string): Promise<void> {
+  await eventually('the upstream subscription and its catch-up read', () => {
+    if (control.openStreams(uuid) === 0) return false
+    const mine = control.requests.filter((r) => r.path.includes(uuid))
+    const lastOpen = mine.findLastIndex((r) => r.route === STREAM_ROUTE)
+    return lastOpen >= 0 && mine.slice(lastOpen).some((r) => r.route === READ_ROUTE)
+  })
 }
 
 /** Polls a condition that settles asynchronously (a socket closing on the other side). */

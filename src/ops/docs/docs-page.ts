@@ -3,7 +3,7 @@
 // parameters and answers, and an anchor per error code for the problem documents' `type` links.
 import { createHash } from 'node:crypto'
 import type { CatalogueEntry } from './error-catalogue.js'
-import type { OpenApiDocument } from './openapi-document.js'
+import { METHODS, type OpenApiDocument } from './openapi-document.js'
 
 export const DOCS_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 code,.path{font-family:ui-monospace,monospace}h2{border-bottom:1px solid #ccd;margin-top:2.5rem}
@@ -89,7 +89,9 @@ export function docsPage(doc: OpenApiDocument, catalogue: CatalogueEntry[], pref
   const info = (doc.info ?? {}) as { title?: string; description?: string; version?: string }
   const routes = Object.entries(doc.paths ?? {})
     .flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => routeSection(path, method, op, ctx)),
+      Object.entries(item)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, op]) => routeSection(path, method, op as Record<string, unknown>, ctx)),
     )
     .join('')
   return page(

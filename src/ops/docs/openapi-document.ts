@@ -18,11 +18,12 @@ interface Operation extends Json {
   'x-rate-limit-group'?: string | false
 }
 export interface OpenApiDocument extends Json {
-  paths?: Record<string, Record<string, Operation>>
+  /** Path items: operations by method, and `servers`/`parameters`. */
+  paths?: Record<string, Json>
   components?: Json
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 const toSchema = (schema: z.ZodType) => {
   const { $schema: _, ...json } = z.toJSONSchema(schema, {
@@ -162,12 +163,13 @@ const METRICS_PATH = {
 export function completeDocument(generated: OpenApiDocument, apiPrefix: string): OpenApiDocument {
   const catalogue = errorCatalogue()
   const byCode = new Map(catalogue.map((e) => [e.code, e]))
-  const paths: Record<string, Record<string, Operation>> = {}
+  const paths: Record<string, Json> = {}
   for (const [path, item] of Object.entries(generated.paths ?? {})) {
     const below = path.startsWith(`${apiPrefix}/`) ? path.slice(apiPrefix.length) : path
     paths[path] = Object.fromEntries(
-      Object.entries(item).map(([method, operation]) => {
-        if (!METHODS.includes(method)) return [method, operation]
+      Object.entries(item).map(([method, value]) => {
+        if (!METHODS.includes(method)) return [method, value]
+        const operation = value as Operation
         const key = `${method.toUpperCase()} ${below}`
         const doc: RouteDoc = ROUTE_RESPONSES[key] ??
           HEALTH_RESPONSES[key] ?? { success: [{ status: 200, description: 'Success.' }], errors: [] }

@@ -50,7 +50,6 @@ const notModified: SuccessDoc = {
   description: 'Not modified: the If-None-Match ETag is current.',
 }
 
-const expiry = { expiresAt: z.iso.datetime(), expiresIn: z.int() }
 const session = z.looseObject({
   signedIn: z.boolean(),
   address: z.string().optional(),
@@ -65,7 +64,7 @@ const signedIn = z.looseObject({
   address: z.string(),
   chainId: z.string(),
   userId: z.string().nullable(),
-  expiresAt: expiry.expiresAt,
+  expiresAt: z.iso.datetime(),
   sessionToken: z.string().optional().describe('Only with the request header X-Session-Mode: token.'),
 })
 const ok = (description: string, body: z.ZodType, headers?: Record<string, string>): SuccessDoc => ({

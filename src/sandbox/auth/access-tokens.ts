@@ -1,7 +1,7 @@
 // Access tokens: HS256 JWTs valid 15 minutes on the sandbox clock, under a key that belongs to
 // this sandbox instance. Signing is done with node:crypto so control.issueAccessToken can stay
 // synchronous (jose only signs asynchronously); verification is jose's, clock-aware.
-import { createHmac, randomBytes } from 'node:crypto'
+import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { jwtVerify } from 'jose'
 import { z } from 'zod'
 import type { SandboxClock } from '../clock.js'
@@ -14,6 +14,7 @@ const claimsSchema = z.object({
   chainId: z.string(),
   iat: z.number(),
   exp: z.number(),
+  jti: z.uuid(),
 })
 export type AccessClaims = z.infer<typeof claimsSchema>
 
@@ -34,6 +35,8 @@ export class AccessTokens {
       chainId,
       iat,
       exp: iat + ACCESS_TOKEN_TTL_S,
+      // Two tokens issued in the same second must still differ (a refresh must change the token).
+      jti: randomUUID(),
     })}`
     return `${unsigned}.${createHmac('sha256', this.key).update(unsigned).digest('base64url')}`
   }

@@ -7,13 +7,13 @@ import type { AccessClaims, AccessTokens } from './access-tokens.js'
 
 export const TENANT_HEADER = 'x-tenant-api-key'
 
-export function bearerToken(request: FastifyRequest): string | undefined {
+function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')
   return match?.[1]
 }
 
 /** The claims of the first valid access token the request carries, header or cookie. */
-export async function accessClaims(
+async function accessClaims(
   request: FastifyRequest,
   tokens: AccessTokens,
 ): Promise<AccessClaims | undefined> {

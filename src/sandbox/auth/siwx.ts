@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { genericServerError, unauthorized } from '../envelopes.js'
 import type { Nonces } from './nonces.js'
 
-export const verifyBodySchema = z.object({
+const verifyBodySchema = z.object({
   data: z.object({
     // The spec types chainId as a string; a number is taken as its decimal text.
     chainId: z.union([z.string().min(1), z.number()]).transform(String),

@@ -103,17 +103,3 @@ function chain(
 ): ChainSpec {
   return { id, name, network, neededConfirmations, depositsActive, format, explorerTx, native }
 }
-
-/** Networks whose chains host contract tokens, grouped the way token deployments usually spread. */
-export const EVM_NETWORKS = [
-  'ETH',
-  'BSC',
-  'POLYGON',
-  'ARBITRUM',
-  'OPTIMISM',
-  'BASE',
-  'AVAX',
-  'LINEA',
-  'ZKSYNC',
-  'FTM',
-] as const

@@ -13,7 +13,7 @@ import { toDecimals } from '../pricing/rounding.js'
 import { tradePath } from '../pricing/trade-path.js'
 import type { CreatedOrder, OrderStatus } from '../resources.js'
 
-export const ORDER_TIMEOUT_MS = 30 * 60 * 1000
+const ORDER_TIMEOUT_MS = 30 * 60 * 1000
 
 export interface NewOrder {
   deposit: Listing

@@ -3,7 +3,7 @@
 import type { Listing, Tier } from '../catalog/listing.js'
 import { toSignificant } from './rounding.js'
 
-export const MINIMAL_USD = 15
+const MINIMAL_USD = 15
 
 const MAXIMAL_USD: Record<Tier, number> = {
   major: 500_000,

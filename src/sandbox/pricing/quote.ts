@@ -42,7 +42,7 @@ export function slippage(depositAmount: number, maximalAmount: number): number {
   return multiple > 1 ? Math.min(0.5, 0.01 * multiple) : 0
 }
 
-export function baseRate(deposit: Listing, settle: Listing): number {
+function baseRate(deposit: Listing, settle: Listing): number {
   const legs = tradePath(deposit, settle).length
   const margin = legs === 0 ? BRIDGE_MARGIN : MARGIN_PER_LEG * legs
   return (deposit.usd / settle.usd) * (1 - margin)

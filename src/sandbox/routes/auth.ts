@@ -27,6 +27,8 @@ function issueSession(
     maxAge: ACCESS_TOKEN_TTL_S,
   })
   reply.setCookie('refresh_token', ctx.refreshTokens.cookieValue(refreshToken), {
+    // URL-encoded like an Express signed cookie (`s%3A…`), which is what a gateway must echo back.
+    encode: encodeURIComponent,
     httpOnly: true,
     path: REFRESH_COOKIE_PATH,
     sameSite: 'lax',

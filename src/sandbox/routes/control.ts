@@ -1,6 +1,7 @@
 // The control API over HTTP, for tests and demos that run the sandbox as a separate process.
-// Registered under the /__sandbox prefix. Exempt from the Origin rule and the request log; errors are plain `{error}` bodies:
-// 400 bad input, 404 unknown order/token/chain, 409 a transition the order's state forbids.
+// Registered under the /__sandbox prefix, exempt from the Origin rule and the request log.
+// Errors are plain `{error}` bodies: 400 bad input, 404 unknown order/token/chain, 409 a
+// transition the order's state forbids.
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { isAddress } from 'viem'
 import { z } from 'zod'

@@ -2,8 +2,8 @@
 // received, message per bad parameter). Limits: current >= 1, 1 <= limit <= 100.
 import { type ValidationIssue, validationFailed } from '../envelopes.js'
 
-export const HISTORY_DEFAULTS = { current: 1, limit: 10 }
-export const HISTORY_MAX_LIMIT = 100
+const HISTORY_DEFAULTS = { current: 1, limit: 10 }
+const HISTORY_MAX_LIMIT = 100
 
 function issue(name: string, value: unknown, max: number): ValidationIssue | number {
   if (typeof value !== 'string') {

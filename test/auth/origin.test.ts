@@ -1,0 +1,183 @@
+// The origin policy (CONTRACT.md §8): a foreign Origin is refused on every route before anything else;
+// allowed origins get CORS with credentials and working preflights; requests without Origin pass,
+// except state changes that carry the session cookie. The client's Origin, Referer, Cookie and
+// Authorization never reach the upstream.
+import t from 'tap'
+import { orderBody, picks } from '../helpers/picks.js'
+import { newWallet, PUBLIC_ORIGIN, signIn, startAuthGateway } from './client.js'
+
+const PARTNER = 'https://partner.example'
+const UUID = '6f1c1a3e-1d7b-4a7e-9a57-3f0e8b5c2d11'
+
+const ROUTES: Array<[string, string]> = [
+  ['GET', '/api/v1/tokens'],
+  ['GET', '/api/v1/tokens/1'],
+  ['GET', '/api/v1/chains'],
+  ['GET', '/api/v1/tokens/swap-limits?depositTokenId=1&settleTokenId=2'],
+  ['GET', '/api/v1/tokens/quote?depositTokenId=1&settleTokenId=2&amount=1&amountIsDeposit=true'],
+  ['POST', '/api/v1/orders/create'],
+  ['GET', `/api/v1/orders/${UUID}`],
+  ['GET', '/api/v1/orders'],
+  ['GET', `/api/orders/${UUID}/status-stream`],
+  ['GET', '/api/auth/siwx/challenge'],
+  ['POST', '/api/auth/siwx/verify'],
+  ['POST', '/api/auth/refresh'],
+  ['GET', '/api/auth/me'],
+  ['GET', '/api/auth/session'],
+  ['POST', '/api/auth/logout'],
+  ['GET', '/healthz'],
+  ['GET', '/readyz'],
+  ['GET', '/api/openapi.json'],
+  ['GET', '/api/docs'],
+  ['GET', '/no/such/route'],
+  ['OPTIONS', '/api/v1/orders/create'],
+]
+
+t.test('a foreign Origin is 403 ORIGIN_NOT_ALLOWED on every route, before any work', async (t) => {
+  const gw = await startAuthGateway(t, { env: { ALLOWED_ORIGINS: PARTNER } })
+  const foreign = [
+    'https://evil.example',
+    'null',
+    'http://localhost:3001',
+    'https://localhost:3000',
+    'http://sub.localhost:3000',
+  ]
+  const upstreamCalls = gw.sandbox.control.requests.length
+  for (const origin of foreign) {
+    const client = gw.client(origin)
+    for (const [method, path] of ROUTES) {
+      const res = await client.request(method, path, {
+        body: method === 'POST' ? {} : undefined,
+        headers: method === 'OPTIONS' ? { 'access-control-request-method': 'POST' } : {},
+      })
+      const name = `${origin} ${method} ${path}`
+      t.equal(res.status, 403, name)
+      t.equal(res.json?.code, 'ORIGIN_NOT_ALLOWED', name)
+      t.match(res.headers.get('content-type'), /^application\/problem\+json/, name)
+      t.notOk(res.headers.get('access-control-allow-origin'), `${name}: no CORS grant`)
+      t.equal(res.headers.get('referrer-policy'), 'no-referrer', `${name}: security headers still set`)
+    }
+  }
+  t.equal(gw.sandbox.control.requests.length, upstreamCalls, 'not one upstream call was made')
+  t.ok(
+    gw.logs.lines().some((l) => l.code === 'ORIGIN_NOT_ALLOWED' && l.status === 403),
+    'refusals are logged by code',
+  )
+})
+
+t.test('requests without Origin pass, and the public origin itself is allowed', async (t) => {
+  const gw = await startAuthGateway(t)
+  for (const client of [gw.client(null), gw.client(PUBLIC_ORIGIN)]) {
+    const res = await client.get('/api/auth/siwx/challenge')
+    t.equal(res.status, 200)
+    t.equal((await client.get('/healthz')).status, 200)
+  }
+})
+
+t.test('an allowed cross origin gets CORS with credentials, and its preflights succeed', async (t) => {
+  const gw = await startAuthGateway(t, { env: { ALLOWED_ORIGINS: `${PARTNER},http://127.0.0.1:5173` } })
+  const partner = gw.client(PARTNER)
+  const res = await partner.get('/api/auth/session')
+  t.equal(res.status, 200)
+  t.equal(res.headers.get('access-control-allow-origin'), PARTNER, 'the origin is echoed, never *')
+  t.equal(res.headers.get('access-control-allow-credentials'), 'true')
+  t.match(res.headers.get('vary'), /Origin/i, 'caches keep origins apart')
+  t.match(res.headers.get('access-control-expose-headers'), /x-request-id/)
+
+  const preflight = await partner.request('OPTIONS', '/api/v1/orders/create', {
+    headers: {
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,idempotency-key,x-session-mode',
+    },
+  })
+  t.equal(preflight.status, 204)
+  t.equal(preflight.headers.get('access-control-allow-origin'), PARTNER)
+  t.equal(preflight.headers.get('access-control-allow-credentials'), 'true')
+  t.match(preflight.headers.get('access-control-allow-methods'), /POST/)
+  for (const header of ['content-type', 'idempotency-key', 'x-session-mode', 'authorization']) {
+    t.match(preflight.headers.get('access-control-allow-headers'), new RegExp(header), header)
+  }
+  t.ok(Number(preflight.headers.get('access-control-max-age')) > 0, 'browsers may cache the preflight')
+
+  const local = await gw.client('http://127.0.0.1:5173').request('OPTIONS', '/api/auth/siwx/verify', {
+    headers: { 'access-control-request-method': 'POST' },
+  })
+  t.equal(local.status, 204, 'each listed origin is allowed')
+
+  // The whole sign-in works cross-origin, with credentials.
+  const wallet = newWallet()
+  const { verify } = await signIn(partner, wallet)
+  t.equal(verify.status, 201)
+  t.equal(verify.headers.get('access-control-allow-origin'), PARTNER)
+  t.equal((await partner.get('/api/auth/session')).json.signedIn, true)
+
+  const plain = await gw.client(null).request('OPTIONS', '/api/auth/session')
+  t.equal(plain.status, 204, 'an OPTIONS request without Origin is not an error')
+})
+
+t.test(
+  'a state change carrying the session cookie needs an allowed Origin; Bearer clients do not',
+  async (t) => {
+    const gw = await startAuthGateway(t)
+    const browser = gw.client()
+    const { verify } = await signIn(browser, newWallet(), '1', { 'x-session-mode': 'token' })
+    const p = picks(gw.sandbox.control.tokens())
+    const creates = gw.sandbox.control.requestsTo('POST /v1/orders/create').length
+    for (const [path, body] of [
+      ['/api/v1/orders/create', orderBody(p)],
+      ['/api/auth/refresh', undefined],
+      ['/api/auth/logout', undefined],
+    ] as const) {
+      const res = await browser.post(path, { body, origin: null })
+      t.equal(res.status, 403, `${path} with the cookie and no Origin`)
+      t.equal(res.json.code, 'ORIGIN_NOT_ALLOWED', path)
+    }
+    t.equal(gw.sandbox.control.requestsTo('POST /v1/orders/create').length, creates, 'no order was created')
+    t.equal(
+      (await browser.get('/api/auth/session', { origin: null })).json.signedIn,
+      true,
+      'reads need no Origin',
+    )
+
+    const app = gw.client(null)
+    const bearer = { authorization: `Bearer ${verify.json.sessionToken}` }
+    const created = await app.post('/api/v1/orders/create', { body: orderBody(p), headers: bearer })
+    t.equal(created.status, 201, 'the Bearer session token needs no Origin')
+    t.equal(created.json.userId, verify.json.userId)
+    t.equal((await app.post('/api/auth/logout', { headers: bearer })).status, 204)
+    t.equal((await browser.post('/api/auth/logout')).status, 204, 'with its Origin the browser signs out')
+  },
+)
+
+t.test("the client's Origin, Referer, Cookie and Authorization never reach the upstream", async (t) => {
+  const gw = await startAuthGateway(t)
+  const browser = gw.client()
+  const referer = { referer: 'http://localhost:3000/orders/secret-page' }
+  const { verify } = await signIn(browser, newWallet(), '1', { 'x-session-mode': 'token', ...referer })
+  const p = picks(gw.sandbox.control.tokens())
+  const created = await browser.post('/api/v1/orders/create', { body: orderBody(p), headers: referer })
+  await browser.get(`/api/v1/orders/${created.json.uuid}`, { headers: referer })
+  await browser.get('/api/v1/orders', { headers: referer })
+  await browser.get('/api/auth/me', {
+    headers: { ...referer, authorization: `Bearer ${verify.json.sessionToken}` },
+  })
+  await browser.get(
+    `/api/v1/tokens/quote?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amount=100&amountIsDeposit=true`,
+    { headers: referer },
+  )
+  await browser.post('/api/auth/refresh', { headers: referer })
+
+  const calls = gw.sandbox.control.requests
+  t.ok(calls.length >= 8, `${calls.length} upstream calls inspected`)
+  for (const call of calls) {
+    const name = `${call.method} ${call.path}`
+    t.notOk(call.headers.origin, `${name}: no Origin`)
+    t.notOk(call.headers.referer, `${name}: no Referer`)
+    t.notOk(String(call.headers.cookie ?? '').includes('session='), `${name}: not our session cookie`)
+    if (call.headers.cookie !== undefined)
+      t.equal(call.route, 'POST /auth/refresh', `${name}: only refresh gets a cookie`)
+    const authorization = String(call.headers.authorization ?? '')
+    t.notOk(authorization.includes(verify.json.sessionToken), `${name}: not the client's Authorization`)
+    if (authorization) t.match(authorization, /^Bearer eyJ/, `${name}: only the upstream access token`)
+  }
+})

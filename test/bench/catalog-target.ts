@@ -1,0 +1,136 @@
+// A target of the catalog benchmark, started in its own process (IPC channel open); prints
+// {"url": ...} as its first stdout line.
+//   gateway <upstream>  the gateway with every feature on, logging at info (to /dev/null); answers
+//                       an IPC "stats" message with app.catalog.stats()
+//   bare <dir>          a bare node:http server sending the same bytes (read from <dir>) with the same
+//                       negotiation and If-None-Match handling: the baseline
+//   catalog-only <up>   Fastify with only what the catalog plugin needs (no security headers, origin
+//                       policy, rate limits, metrics or log lines): how much of the gateway's time is
+//                       the catalog's own
+//   naive <dir>         node:http serialising the parsed catalog per request (identity only): for scale
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import Fastify from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import pino from 'pino'
+import { buildApp } from '../../src/app.js'
+import { catalogPlugin } from '../../src/catalog/plugin.js'
+import { systemClock } from '../../src/clock.js'
+import { loadConfig } from '../../src/config.js'
+import { requestLogging } from '../../src/edge/logging.js'
+import { problems } from '../../src/edge/problems.js'
+import { DEFAULT_TUNING } from '../../src/upstream/client.js'
+import { upstreamPlugin } from '../../src/upstream/plugin.js'
+
+interface CatalogFiles {
+  identity: Buffer
+  br: Buffer
+  gzip: Buffer
+  etags: { identity: string; br: string; gzip: string }
+}
+
+function readCatalogFiles(dir: string): CatalogFiles {
+  return {
+    identity: readFileSync(join(dir, 'catalog.json')),
+    br: readFileSync(join(dir, 'catalog.json.br')),
+    gzip: readFileSync(join(dir, 'catalog.json.gz')),
+    etags: JSON.parse(readFileSync(join(dir, 'etags.json'), 'utf8')),
+  }
+}
+
+function codingOf(req: IncomingMessage): 'br' | 'gzip' | 'identity' {
+  const accepted = req.headers['accept-encoding'] ?? ''
+  if (accepted.includes('br')) return 'br'
+  if (accepted.includes('gzip')) return 'gzip'
+  return 'identity'
+}
+
+function bare(files: CatalogFiles) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const coding = codingOf(req)
+    const etag = files.etags[coding]
+    res.setHeader('content-type', 'application/json; charset=utf-8')
+    res.setHeader('vary', 'Accept-Encoding')
+    res.setHeader('etag', etag)
+    res.setHeader('cache-control', 'public, max-age=60, stale-while-revalidate=300')
+    if (req.headers['if-none-match'] === etag) {
+      res.statusCode = 304
+      res.end()
+      return
+    }
+    if (coding !== 'identity') res.setHeader('content-encoding', coding)
+    const body = files[coding]
+    res.setHeader('content-length', body.length)
+    res.end(body)
+  }
+}
+
+function naive(files: CatalogFiles) {
+  const tokens = JSON.parse(files.identity.toString('utf8')) as unknown
+  return (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(tokens)
+    res.setHeader('content-type', 'application/json; charset=utf-8')
+    res.setHeader('content-length', Buffer.byteLength(body))
+    res.end(body)
+  }
+}
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer({ keepAliveTimeout: 60_000 }, handler)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+async function gateway(upstream: string): Promise<string> {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    UPSTREAM_URL: upstream,
+    TENANT_API_KEY: 'bench-tenant-key',
+    SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh',
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'info',
+    // The benchmark measures serving, not the limiter refusing the load generator.
+    RATE_LIMITS: JSON.stringify({ catalog: { max: 1_000_000_000, timeWindow: '1 minute' } }),
+  })
+  const app = await buildApp(config, { logStream: pino.destination('/dev/null') })
+  process.on('message', (message) => {
+    if (message === 'stats') process.send?.({ stats: app.catalog.stats() })
+  })
+  return app.listen({ port: 0, host: '127.0.0.1' })
+}
+
+async function catalogOnly(upstream: string): Promise<string> {
+  const app = Fastify({ loggerInstance: pino({ level: 'silent' }) })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  await app.register(requestLogging)
+  await app.register(problems, { apiPrefix: '/api' })
+  const clock = systemClock
+  await app.register(upstreamPlugin, {
+    baseUrl: upstream,
+    tenantKey: 'bench-tenant-key',
+    timeoutMs: 10_000,
+    tuning: DEFAULT_TUNING,
+    clock,
+    userAgent: 'catalog-bench',
+  })
+  await app.register(catalogPlugin, {
+    apiPrefix: '/api',
+    clock,
+    ttlMs: 300_000,
+    maxStaleMs: 86_400_000,
+    timeoutMs: 10_000,
+  })
+  return app.listen({ port: 0, host: '127.0.0.1' })
+}
+
+const [mode, arg] = process.argv.slice(2)
+let url: string
+if (mode === 'gateway' && arg) url = await gateway(arg)
+else if (mode === 'catalog-only' && arg) url = await catalogOnly(arg)
+else if (mode === 'bare' && arg) url = await listen(bare(readCatalogFiles(arg)))
+else if (mode === 'naive' && arg) url = await listen(naive(readCatalogFiles(arg)))
+else throw new Error('usage: catalog-target.ts gateway|catalog-only <upstream> | bare|naive <dir>')
+process.stdout.write(`${JSON.stringify({ url, pid: process.pid })}\n`)

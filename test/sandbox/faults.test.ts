@@ -1,0 +1,156 @@
+// Every fault kind, on the route it was queued for, for `count` requests; and the request log.
+import t from 'tap'
+import { request } from 'undici'
+import { buildSandbox } from '../../src/sandbox/app.js'
+import { startSandbox } from '../helpers/sandbox.js'
+import { call, createOrder, TENANT } from './http.js'
+import { openRawStream } from './sse.js'
+
+const generic500 = { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }
+const CREATE = 'POST /v1/orders/create' as const
+const TOKENS = 'GET /v1/tokens' as const
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+t.test('error500 answers the generic envelope without performing the action, count times', async (t) => {
+  const { url, control } = await startSandbox(t)
+  control.fault(CREATE, { kind: 'error500', count: 2 })
+  for (let i = 0; i < 2; i++) {
+    const res = await call(url, '/v1/orders/create', { headers: TENANT, json: {} })
+    t.equal(res.status, 500)
+    t.strictSame(res.body, generic500)
+  }
+  t.equal(control.orders().length, 0, 'no order created')
+  await createOrder(url)
+  t.equal(control.orders().length, 1, 'the third request is normal')
+})
+
+t.test('faults apply only to their route, in queue order, and clearFaults drops them', async (t) => {
+  const { url, control } = await startSandbox(t)
+  control.fault(TOKENS, { kind: 'status', status: 503, body: 'first' })
+  control.fault(TOKENS, { kind: 'status', status: 504, body: 'second' })
+  t.equal((await call(url, '/auth/siwx/challenge')).status, 200, 'another route is untouched')
+  t.equal((await call(url, '/v1/tokens')).text, 'first')
+  t.equal((await call(url, '/v1/tokens')).text, 'second')
+  control.fault(TOKENS, { kind: 'error500' })
+  control.clearFaults()
+  t.equal((await call(url, '/v1/tokens')).status, 200)
+  t.throws(() => control.fault(TOKENS, { kind: 'delay', ms: -1 }), 'faults are validated')
+})
+
+t.test('delay answers normally after the delay', async (t) => {
+  const { url, control } = await startSandbox(t)
+  control.fault(CREATE, { kind: 'delay', ms: 250 })
+  const started = Date.now()
+  const order = await createOrder(url)
+  t.ok(Date.now() - started >= 240, 'waited')
+  t.equal(control.order(order.uuid)?.uuid, order.uuid)
+})
+
+t.test('badBody is a 200 HTML page; status sends any raw answer with its headers', async (t) => {
+  const { url, control } = await startSandbox(t)
+  control.fault(TOKENS, { kind: 'badBody' })
+  const bad = await call(url, '/v1/tokens')
+  t.equal(bad.status, 200)
+  t.match(bad.headers['content-type'], /^text\/html/)
+  t.equal(bad.body, undefined, 'not JSON')
+  control.fault('GET /v1/tokens/quote', {
+    kind: 'status',
+    status: 502,
+    body: '<html><body>502 Bad Gateway</body></html>',
+    headers: { 'content-type': 'text/html' },
+  })
+  const gateway = await call(url, '/v1/tokens/quote', { headers: TENANT })
+  t.equal(gateway.status, 502)
+  t.equal(gateway.text, '<html><body>502 Bad Gateway</body></html>')
+  t.equal(gateway.headers['content-type'], 'text/html')
+  control.fault('GET /v1/orders/:uuid', { kind: 'status', status: 429, headers: { 'retry-after': '7' } })
+  const limited = await call(url, '/v1/orders/whatever')
+  t.equal(limited.status, 429)
+  t.equal(limited.headers['retry-after'], '7')
+})
+
+t.test('drop destroys the socket before acting: no answer, no order', async (t) => {
+  const { url, control } = await startSandbox(t)
+  control.fault(CREATE, { kind: 'drop' })
+  await t.rejects(createOrder(url), /other side closed|socket|ECONNRESET/)
+  t.equal(control.orders().length, 0)
+  t.equal(control.requestsTo(CREATE).length, 1, 'the request was still received and recorded')
+})
+
+t.test('dropAfter performs the action, then destroys the socket: the order exists', async (t) => {
+  const { url, control } = await startSandbox(t)
+  control.fault(CREATE, { kind: 'dropAfter' })
+  await t.rejects(createOrder(url), /other side closed|socket|ECONNRESET/)
+  t.equal(control.orders().length, 1, 'the order was really created')
+  t.equal(control.orders()[0]?.status, 'AWAITING_USER_DEPOSIT')
+  t.match(control.requestsTo(CREATE)[0]?.body, { depositTokenId: 2 }, 'the body was parsed and recorded')
+})
+
+t.test('faults on the stream route: error500, and dropAfter opening then dropping the stream', async (t) => {
+  const { url, control } = await startSandbox(t)
+  const path = '/orders/00000000-0000-4000-8000-000000000000/status-stream'
+  control.fault('GET /orders/:orderUUID/status-stream', { kind: 'error500' })
+  t.strictSame((await call(url, path)).body, generic500)
+  control.fault('GET /orders/:orderUUID/status-stream', { kind: 'dropAfter' })
+  const outcome = await openRawStream(url, path).then(
+    (stream) => stream.ended.then(() => `ended after ${JSON.stringify(stream.text())}`),
+    () => 'failed',
+  )
+  t.match(outcome, /^(failed|ended after "(\\n)?")$/, `the connection is cut (${outcome})`)
+  await pause(50)
+  t.equal(control.openStreams(), 0, 'the dropped stream is gone')
+})
+
+t.test('hang never answers; closing the sandbox releases it (and pending delays)', async (t) => {
+  const { app, control } = buildSandbox()
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  control.fault(TOKENS, { kind: 'hang' })
+  control.fault('GET /auth/siwx/challenge', { kind: 'delay', ms: 60_000 })
+  const hung = request(`${url}/v1/tokens`).then(
+    () => 'answered',
+    () => 'failed',
+  )
+  const delayed = request(`${url}/auth/siwx/challenge`).then(
+    () => 'answered',
+    () => 'failed',
+  )
+  t.equal(await Promise.race([hung, pause(300).then(() => 'still waiting')]), 'still waiting')
+  const closing = Date.now()
+  await app.close()
+  t.ok(Date.now() - closing < 1000, 'close does not wait for the hang or the delay')
+  t.equal(await hung, 'failed')
+  t.equal(await delayed, 'failed')
+})
+
+t.test(
+  'the request log: every spec request in order, with method, url, path, route, headers, body, time',
+  async (t) => {
+    const { url, control } = await startSandbox(t)
+    await call(url, '/v1/tokens/quote?depositTokenId=2&settleTokenId=3&amount=1&amountIsDeposit=true', {
+      headers: { ...TENANT, 'X-Custom': 'Yes' },
+    })
+    await createOrder(url)
+    await call(url, '/nope?x=1')
+    await call(url, '/__sandbox/orders')
+    const [quote, create, missing, ...rest] = control.requests
+    t.equal(rest.length, 0, 'control routes are not recorded')
+    t.match(quote, {
+      method: 'GET',
+      url: '/v1/tokens/quote?depositTokenId=2&settleTokenId=3&amount=1&amountIsDeposit=true',
+      path: '/v1/tokens/quote',
+      route: 'GET /v1/tokens/quote',
+      headers: { 'x-tenant-api-key': 'sandbox-tenant-key', 'x-custom': 'Yes' },
+      body: undefined,
+    })
+    t.ok(Math.abs((quote?.at ?? 0) - control.now()) < 5000, 'at is the sandbox clock')
+    t.match(create, { method: 'POST', route: CREATE, body: { depositTokenId: 2, settleTokenId: 3 } })
+    t.match(missing, { route: null, path: '/nope', url: '/nope?x=1' })
+    t.equal(control.requestsTo(CREATE).length, 1)
+    const log = control.requests
+    control.clearRequests()
+    t.equal(control.requests.length, 0)
+    t.equal(log.length, 0, 'cleared in place')
+  },
+)

@@ -1,0 +1,118 @@
+import t from 'tap'
+import { eventually, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
+
+const HOUR = 60 * 60 * 1000
+/** The sandbox's clock runs an hour behind ours: its ids and the gateway's read moments cannot be confused. */
+const behind = { now: () => Date.now() - HOUR }
+const upstreamStamped = (id: string) => Number(id) < Date.now() - HOUR / 2
+const fastReopen = { stableMs: 100, reopenBaseMs: 20, reopenCapMs: 200, pollMs: 100 }
+
+t.test(
+  'with a short upstream idle close, no state is missed, not even one reached while the upstream link is down',
+  async (t) => {
+    const gw = await streamGateway(t, { sandbox: { ...behind, idleCloseMs: 150 }, tuning: fastReopen })
+    const uuid = await gw.newOrder()
+    const f = gw.follow(uuid)
+    await f.until('the snapshot', () => f.events.length === 1)
+    await eventually('several idle closes survived', () => gw.app.streamHub.stats().reconnects >= 3)
+    t.equal(f.opens, 1, 'the client never noticed')
+
+    gw.control.deposit(uuid)
+    await f.until('the deposit', () => f.updates().length === 1)
+
+    // Cut the gateway's upstream link and move the order twice before it can reopen: the upstream
+    // replays nothing, so only the gateway's re-read can tell the client.
+    await subscribed(gw.control, uuid)
+    t.equal(gw.control.closeStreams(uuid), 1)
+    gw.control.confirm(uuid)
+    gw.control.complete(uuid)
+    await f.until('the final state, then the end', () => f.es.readyState === f.es.CLOSED)
+
+    const updates = f.updates()
+    t.same(
+      updates.map((e) => e.data.status),
+      ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'COMPLETED'],
+      'the current status is sent; the intermediate one was never observable',
+    )
+    const last = updates[1]
+    t.notOk(upstreamStamped(last?.id ?? ''), 'a catch-up event carries the moment of the re-read')
+    t.match(last?.data, {
+      orderId: uuid,
+      status: 'COMPLETED',
+      message: 'order update',
+      order: { status: 'COMPLETED' },
+    })
+    t.equal(last?.data.updatedAt, new Date(Number(last?.id)).toISOString())
+    t.equal(f.errors.at(-1)?.code, 204, 'and the browser stopped')
+    t.equal(gw.app.streamHub.stats().upstreamSubscriptions, 0)
+  },
+)
+
+t.test(
+  'when the upstream stream cannot be opened, the order is polled, and streaming resumes once it can',
+  async (t) => {
+    const gw = await streamGateway(t, { sandbox: behind, tuning: fastReopen })
+    const uuid = await gw.newOrder()
+    const f = gw.follow(uuid)
+    await f.until('the snapshot', () => f.events.length === 1)
+    await subscribed(gw.control, uuid)
+
+    gw.control.fault(STREAM_ROUTE, {
+      kind: 'status',
+      status: 502,
+      body: '<html>bad gateway</html>',
+      count: 1_000_000,
+    })
+    gw.control.closeStreams(uuid)
+    await eventually('polling', () => gw.app.streamHub.stats().polls >= 2)
+    gw.control.deposit(uuid)
+    await f.until('the deposit, found by polling', () => f.updates().length === 1)
+    t.equal(f.updates()[0]?.data.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
+    t.equal(f.updates()[0]?.data.order?.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
+
+    gw.control.clearFaults()
+    await subscribed(gw.control, uuid)
+    const polls = gw.app.streamHub.stats().polls
+    gw.control.confirm(uuid)
+    await f.until('the confirmation', () => f.updates().length === 2)
+    t.ok(upstreamStamped(f.updates()[1]?.id ?? ''), 'streamed again: the upstream event itself')
+    t.equal(gw.app.streamHub.stats().polls, polls, 'polling stopped')
+    t.equal(f.opens, 1, 'the client stayed connected throughout')
+  },
+)
+
+t.test('a reset or refused upstream stream is reopened with backoff, and nothing is lost', async (t) => {
+  const gw = await streamGateway(t, { sandbox: behind, tuning: fastReopen })
+  const uuid = await gw.newOrder()
+  const f = gw.follow(uuid)
+  await f.until('the snapshot', () => f.events.length === 1)
+  await subscribed(gw.control, uuid)
+  const opened = gw.control.requestsTo(STREAM_ROUTE).length
+
+  gw.control.fault(STREAM_ROUTE, { kind: 'drop', count: 3 })
+  gw.control.closeStreams(uuid)
+  gw.control.deposit(uuid)
+  await f.until('the deposit', () => f.updates().length === 1)
+  await subscribed(gw.control, uuid)
+  t.equal(gw.control.requestsTo(STREAM_ROUTE).length, opened + 4, 'three dropped attempts, then a good one')
+  gw.control.fail(uuid)
+  await f.until('the end', () => f.es.readyState === f.es.CLOSED)
+  t.same(
+    f.updates().map((e) => e.data.status),
+    ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'ERROR'],
+  )
+})
+
+t.test('an upstream stream that goes silent without closing is presumed dead and replaced', async (t) => {
+  const gw = await streamGateway(t, {
+    env: { SSE_HEARTBEAT_MS: '50' },
+    tuning: { ...fastReopen, upstreamIdleMs: 200 },
+  })
+  const uuid = await gw.newOrder()
+  const f = gw.follow(uuid)
+  await f.until('the snapshot', () => f.events.length === 1)
+  await eventually('replaced twice', () => gw.control.requestsTo(STREAM_ROUTE).length >= 3)
+  t.equal(gw.control.openStreams(uuid) <= 1, true, 'the old connections were closed, not leaked')
+  gw.control.deposit(uuid)
+  await f.until('the deposit', () => f.updates().length === 1)
+})

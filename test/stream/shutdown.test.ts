@@ -1,0 +1,70 @@
+import http from 'node:http'
+import t from 'tap'
+import { eventually, READ_ROUTE, streamGateway, subscribed } from './setup.js'
+
+/** Resolves with everything the server sent once it ends the response. */
+function wholeStream(url: string): { text: Promise<string>; started: Promise<void> } {
+  let start: () => void = () => {}
+  const started = new Promise<void>((resolve) => {
+    start = resolve
+  })
+  const text = new Promise<string>((resolve, reject) => {
+    const req = http.get(url, { agent: false }, (res) => {
+      let received = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        received += chunk
+        start()
+      })
+      res.on('end', () => resolve(received))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+  })
+  return { text, started }
+}
+
+const within = <T>(ms: number, what: string, p: Promise<T>) =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} hung`)), ms)),
+  ])
+
+t.test(
+  'on shutdown every stream is ended cleanly, the subscriptions are closed, and close() returns',
+  async (t) => {
+    const gw = await streamGateway(t, { env: { SSE_MAX_PER_IP: '100' } })
+    const orders = [await gw.newOrder(), await gw.newOrder()]
+    const streams = [...orders, ...orders].map((uuid) => wholeStream(gw.streamUrl(uuid)))
+    await Promise.all(streams.map((s) => s.started))
+    await Promise.all(orders.map((uuid) => subscribed(gw.control, uuid)))
+    const f = gw.follow(orders[0]!)
+    await f.until('open', () => f.events.length === 1)
+
+    await within(5000, 'app.close()', gw.app.close())
+    for (const s of streams) {
+      const text = await within(2000, 'the stream end', s.text)
+      t.match(text, /^retry: \d+\nevent: snapshot\n.*\n: server shutting down; reconnect\n\n$/s)
+    }
+    await f.until('the browser notices and tries to reconnect', () => f.errors.length > 0)
+    t.match(gw.app.streamHub.stats(), { openStreams: 0, upstreamSubscriptions: 0 })
+    await eventually('the sandbox sees no subscription', () => gw.control.openStreams() === 0)
+  },
+)
+
+t.test(
+  'a stream still reading its order when shutdown begins is refused with SERVICE_UNAVAILABLE',
+  async (t) => {
+    const gw = await streamGateway(t)
+    const uuid = await gw.newOrder()
+    gw.control.fault(READ_ROUTE, { kind: 'delay', ms: 300 })
+    const pending = fetch(gw.streamUrl(uuid))
+    await eventually('the read reached the sandbox', () => gw.control.requestsTo(READ_ROUTE).length === 1)
+    const closing = gw.app.close()
+    const res = await pending
+    t.equal(res.status, 503)
+    t.match(await res.json(), { code: 'SERVICE_UNAVAILABLE' })
+    await within(5000, 'app.close()', closing)
+    t.equal(gw.control.openStreams(), 0)
+  },
+)
