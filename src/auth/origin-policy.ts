@@ -54,9 +54,9 @@ export const originPolicy = fp(
     }
 
     await app.register(cookie)
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       const why = refusal(request)
-      if (why) throw new GatewayError('ORIGIN_NOT_ALLOWED', why)
+      done(why ? new GatewayError('ORIGIN_NOT_ALLOWED', why) : undefined)
     })
     await app.register(cors, {
       origin: allowed,

@@ -12,15 +12,18 @@ export const draining = fp(
     })
     // Answers finished while draining close their connection, or keep-alive sockets would hold the
     // server open until the deadline.
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close')
+      done(null, payload)
     })
-    app.addHook('onRequest', async () => {
-      if (!closing) return
-      throw new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; retry shortly.', {
-        headers: { 'retry-after': '1' },
-        members: { retryAfter: 1 },
-      })
+    app.addHook('onRequest', (_request, _reply, done) => {
+      if (!closing) return done()
+      done(
+        new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; retry shortly.', {
+          headers: { 'retry-after': '1' },
+          members: { retryAfter: 1 },
+        }),
+      )
     })
   },
   { name: 'draining' },

@@ -49,12 +49,15 @@ export const requestLogging = fp(
     // Fastify forbids shared object defaults on requests; each request gets its own in onRequest.
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback hooks: on every request, a promise per hook is measurable.
+    app.addHook('onRequest', (request, reply, done) => {
       request.upstreamTiming = { ms: 0 }
       reply.header('x-request-id', request.id)
+      done()
     })
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
+      done()
     })
   },
   { name: 'request-logging' },

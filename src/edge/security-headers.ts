@@ -1,20 +1,51 @@
-// Security headers on every response. The API serves JSON only, so the policy forbids everything a
+// Security headers on every response. The API serves JSON only, so its policy forbids everything a
 // document could load; Referrer-Policy no-referrer keeps order uuids (bearer capabilities) from leaking.
-import helmet from '@fastify/helmet'
+// helmet decides the headers; we ask it once per policy at start-up instead of on every request.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import helmet, { type HelmetOptions } from 'helmet'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route's own Content-Security-Policy directives (the HTML docs pages), replacing the API's. */
+    cspDirectives?: Record<string, string[]>
+  }
+}
+
+type HeaderSet = Record<string, string>
+
+/** Runs helmet's middleware against a stand-in response and keeps what it set. */
+function headersOf(options: HelmetOptions): HeaderSet {
+  const headers: HeaderSet = {}
+  const res = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = String(value)
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()]
+    },
+  }
+  helmet(options)({} as never, res as never, () => {})
+  return headers
+}
 
 export const securityHeaders = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
-    await app.register(helmet, {
-      global: true,
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      },
+    const policy = (directives: Record<string, string[]>): HelmetOptions => ({
+      contentSecurityPolicy: { useDefaults: false, directives },
       referrerPolicy: { policy: 'no-referrer' },
       strictTransportSecurity: opts.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       crossOriginEmbedderPolicy: false,
+    })
+    const apiHeaders = headersOf(policy({ defaultSrc: ["'none'"], frameAncestors: ["'none'"] }))
+    const routeHeaders = new WeakMap<object, HeaderSet>()
+    app.addHook('onRoute', (route) => {
+      const own = route.config?.cspDirectives
+      if (own && route.config) routeHeaders.set(route.config, headersOf(policy(own)))
+    })
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(routeHeaders.get(request.routeOptions.config) ?? apiHeaders)
+      done()
     })
   },
   { name: 'security-headers' },

@@ -191,7 +191,7 @@ export const metricsPlugin = fp(
       })
     }
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = routeOf(request)
       const values = { method: request.method, route, status: String(reply.statusCode) }
       requests.inc(values)
@@ -200,6 +200,7 @@ export const metricsPlugin = fp(
       if (code) problems.inc({ route, code })
       if (code === 'RATE_LIMITED') rateLimited.inc({ group: String(groupOf(request)) })
       if (reply.getHeader('idempotent-replayed') === 'true') replays.inc()
+      done()
     })
 
     app.decorate('metrics', {

@@ -46,8 +46,8 @@ export interface FeedHost {
   read(uuid: string): Promise<OrderRead>
   openUpstream: (uuid: string, signal: AbortSignal) => ReturnType<SubscriptionDeps['open']>
   deliver(client: StreamClient, frame: Buffer): void
-  /** Ends one client's stream after its last event. */
-  finish(client: StreamClient): void
+  /** Sends one client its last event and ends its stream. */
+  finish(client: StreamClient, last: Buffer): void
   ended(feed: OrderFeed): void
   counted(what: 'reconnects' | 'polls'): void
 }
@@ -161,14 +161,16 @@ export class OrderFeed {
     const rank = rankOf(status)
     this.rank = rank
     this.current = frame
+    if (TERMINAL_STATUSES.has(status)) {
+      for (const client of [...this.clients]) this.host.finish(client, frame)
+      this.close()
+      return
+    }
     for (const client of this.clients) {
       if (client.rank >= rank) continue
       client.rank = rank
       this.host.deliver(client, frame)
     }
-    if (!TERMINAL_STATUSES.has(status)) return
-    for (const client of [...this.clients]) this.host.finish(client)
-    this.close()
   }
 
   /** Events are handled one at a time, in arrival order, so a slow re-read never reorders them. */

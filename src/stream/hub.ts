@@ -12,6 +12,7 @@ import type { UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
 import { commentFrame, eventFrame } from './frames.js'
+import { releaseSentHead } from './response-memory.js'
 import type { SubscriptionTuning } from './subscription.js'
 
 export interface StreamTuning extends SubscriptionTuning {
@@ -56,6 +57,8 @@ export interface StreamStats {
 
 const HEARTBEAT = commentFrame('heartbeat')
 const GOODBYE = commentFrame('server shutting down; reconnect')
+/** Streams ended per turn of the event loop. */
+const END_BATCH = 100
 
 export class StatusHub {
   private readonly feeds = new Map<string, OrderFeed>()
@@ -68,6 +71,8 @@ export class StatusHub {
   private eventsSent = 0
   private closing = false
   private readonly heartbeat: NodeJS.Timeout
+  /** Streams whose last frame is sent, waiting to be ended. */
+  private readonly ending: StreamClient[] = []
 
   constructor(private readonly opts: HubOptions) {
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs)
@@ -135,11 +140,12 @@ export class StatusHub {
       id: String(read.readAt),
       data: read.raw.toString('utf8'),
     })
-    this.deliver(client, snapshot)
     if (TERMINAL_STATUSES.has(read.body.status)) {
-      this.finish(client)
+      this.finish(client, snapshot)
       return
     }
+    this.deliver(client, snapshot)
+    releaseSentHead(res)
     let feed = this.feeds.get(uuid)
     if (!feed) {
       feed = new OrderFeed(uuid, read, this.feedHost(uuid))
@@ -163,12 +169,11 @@ export class StatusHub {
     this.closing = true
     clearInterval(this.heartbeat)
     for (const feed of [...this.feeds.values()]) {
-      for (const client of [...feed.clients]) {
-        client.res?.write(GOODBYE)
-        this.finish(client)
-      }
+      for (const client of [...feed.clients]) this.finish(client, GOODBYE, false)
       feed.close()
     }
+    // close() waits for open responses: end them all now.
+    for (const client of this.ending.splice(0)) end(client)
   }
 
   private deliver(client: StreamClient, frame: Buffer, counted = true): void {
@@ -182,10 +187,21 @@ export class StatusHub {
     }
   }
 
-  private finish(client: StreamClient): void {
-    const res = client.res
+  /**
+   * Sends a stream's last frame now and ends the stream soon after. Ending costs more than writing
+   * (the request's log line and metrics run then), so the ends are queued and done in batches that
+   * yield to I/O: after a terminal status, the event reaches the clients of every order first.
+   */
+  private finish(client: StreamClient, last: Buffer, isEvent = true): void {
     client.feed?.leave(client)
-    if (res && !res.destroyed && !res.writableEnded) res.end()
+    this.deliver(client, last, isEvent)
+    this.ending.push(client)
+    if (this.ending.length === 1) setImmediate(() => this.endQueued())
+  }
+
+  private endQueued(): void {
+    for (const client of this.ending.splice(0, END_BATCH)) end(client)
+    if (this.ending.length > 0) setImmediate(() => this.endQueued())
   }
 
   private beat(): void {
@@ -210,7 +226,7 @@ export class StatusHub {
       openUpstream: (id, signal) =>
         upstream.openStream(context(), `/orders/${encodeURIComponent(id)}/status-stream`, signal),
       deliver: (client, frame) => this.deliver(client, frame),
-      finish: (client) => this.finish(client),
+      finish: (client, last) => this.finish(client, last),
       ended: (feed) => {
         if (this.feeds.get(feed.uuid) === feed) this.feeds.delete(feed.uuid)
       },
@@ -219,6 +235,11 @@ export class StatusHub {
       },
     }
   }
+}
+
+function end(client: StreamClient): void {
+  const res = client.res
+  if (res && !res.destroyed && !res.writableEnded) res.end()
 }
 
 function shuttingDown(): GatewayError {

@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { clientIpOf } from '../edge/client-ip.js'
 import { orderParams } from '../orders/schemas.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
+import type { OrderRead } from './feed.js'
 import type { StatusHub } from './hub.js'
 
 export interface StreamRouteOptions {
@@ -33,11 +34,13 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
         tags: ['orders'],
       },
       config: { group: 'stream', invalidCodes: { uuid: 'INVALID_ORDER_ID' } },
+      // A HEAD would hold a stream slot while sending nothing: streams are GET only.
+      exposeHeadRoute: false,
     },
     async (request, reply) => {
       const { uuid } = request.params
       const client = hub.admit(clientIpOf(request, opts.clientIpHeader))
-      let read: Awaited<ReturnType<typeof app.orderReader.read>>
+      let read: OrderRead
       try {
         read = await app.orderReader.read(request.upstreamContext(), uuid)
         hub.assertOpen()

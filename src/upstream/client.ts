@@ -174,9 +174,9 @@ export class UpstreamClient {
         path: this.pathOf(call),
         headers: this.headersOf(ctx, call),
         body: call.body === undefined ? null : JSON.stringify(call.body),
+        // undici's own timers enforce the deadline; an AbortSignal per call costs more.
         headersTimeout: remaining,
         bodyTimeout: remaining,
-        signal: AbortSignal.timeout(remaining),
       })
       status = res.statusCode
       headers = res.headers
@@ -226,15 +226,20 @@ export class UpstreamClient {
     if (!this.breaker.allow()) {
       throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is failing; calls are paused briefly.')
     }
-    const res = await this.streams.request({
-      method: 'GET',
-      path: this.basePath + path,
-      headers: { ...this.headersOf(ctx, { operation: 'stream' }), accept: 'text/event-stream' },
-      headersTimeout: Math.max(1, ctx.deadline - this.options.clock.now()),
-      signal,
-    })
-    this.lastAnswerAt = this.options.clock.now()
-    return res
+    try {
+      const res = await this.streams.request({
+        method: 'GET',
+        path: this.basePath + path,
+        headers: { ...this.headersOf(ctx, { operation: 'stream' }), accept: 'text/event-stream' },
+        headersTimeout: Math.max(1, ctx.deadline - this.options.clock.now()),
+        signal,
+      })
+      this.lastAnswerAt = this.options.clock.now()
+      return res
+    } finally {
+      // No verdict for the breaker, but this may have been its half-open probe: free the slot.
+      this.breaker.settle()
+    }
   }
 
   async close(): Promise<void> {

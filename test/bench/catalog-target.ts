@@ -94,7 +94,8 @@ async function gateway(upstream: string): Promise<string> {
     // The benchmark measures serving, not the limiter refusing the load generator.
     RATE_LIMITS: JSON.stringify({ catalog: { max: 1_000_000_000, timeWindow: '1 minute' } }),
   })
-  const app = await buildApp(config, { logStream: pino.destination('/dev/null') })
+  // Asynchronous, like the process's own stdout destination (app.ts).
+  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
   process.on('message', (message) => {
     if (message === 'stats') process.send?.({ stats: app.catalog.stats() })
   })

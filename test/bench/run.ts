@@ -1,8 +1,13 @@
 // npm run bench [core|catalog|stream ...]: runs the named benchmarks (all by default), one at a time.
 import { benchCatalog } from './catalog.js'
 import { benchCore } from './core.js'
+import { benchStream } from './stream.js'
 
-const all: Record<string, () => Promise<void>> = { core: benchCore, catalog: benchCatalog }
+const all: Record<string, () => Promise<void>> = {
+  core: benchCore,
+  catalog: benchCatalog,
+  stream: benchStream,
+}
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(all)
 for (const name of names) {
   const bench = all[name]

@@ -44,7 +44,7 @@ if (mode === 'sandbox') {
       ),
     ),
   })
-  const app = await buildApp(config, { logStream: pino.destination('/dev/null') })
+  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else {
   throw new Error('usage: servers.ts sandbox | proxy <upstream> | gateway <upstream>')

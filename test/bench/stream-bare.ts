@@ -1,6 +1,7 @@
 // The baseline of the stream benchmark: a bare Fastify SSE broadcaster, in its own process. Each
 // stream gets a snapshot-sized first event and a heartbeat, like the gateway's; `broadcast` writes one
-// pre-serialised event per group to every stream of that group, as the gateway does per order.
+// pre-serialised event per group to every stream of that group, as the gateway does per order, and
+// with `end` ends every stream after it, as the gateway does after a terminal status.
 import type { ServerResponse } from 'node:http'
 import Fastify from 'fastify'
 import { serve, settledMemory, wallNow } from './stream-ipc.js'
@@ -35,11 +36,7 @@ const url = await app.listen({ port: 0, host: '127.0.0.1' })
 let round = 0
 serve(
   async (message) => {
-    if (message.type === 'measure') {
-      let openStreams = 0
-      for (const group of groups.values()) openStreams += group.size
-      return { type: 'memory', ...settledMemory(), stats: { openStreams } }
-    }
+    if (message.type === 'measure') return { type: 'memory', ...settledMemory(), stats: {} }
     if (message.type === 'broadcast') {
       round++
       const t0 = wallNow()
@@ -47,6 +44,7 @@ serve(
         const data = JSON.stringify({ orderId: name, round, filler })
         const frame = Buffer.from(`event: orders:status-update\nid: ${Date.now()}\ndata: ${data}\n\n`)
         for (const res of group) res.write(frame)
+        if (message.end) for (const res of [...group]) res.end()
       }
       return { type: 'broadcasted', t0 }
     }

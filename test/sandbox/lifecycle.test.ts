@@ -169,10 +169,10 @@ t.test('demo mode walks each new order to COMPLETED on timers', async (t) => {
 t.test('the demo walk stops for an order that failed meanwhile, and on stop()', async (t) => {
   const clock = createClock()
   const seen: string[] = []
-  const store = new OrderStore(clock, new Catalog(), {
+  const catalog = new Catalog()
+  const store = new OrderStore(clock, catalog, {
     transition: (order: CreatedOrder) => seen.push(order.status),
   })
-  const catalog = new Catalog()
   const auto = new AutoAdvance(store, 20)
   const make = () =>
     store.create({

@@ -1,6 +1,7 @@
+import http from 'node:http'
 import t from 'tap'
 import { STATUS_EVENT } from './follow.js'
-import { STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
+import { eventually, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 /** The sandbox's clock runs an hour behind ours, so its event ids cannot be mistaken for our read moments. */
 const HOUR = 60 * 60 * 1000
@@ -123,3 +124,34 @@ t.test(
     await reader.cancel()
   },
 )
+
+t.test('a connection that carried an ended stream serves the next request (keep-alive)', async (t) => {
+  const gw = await streamGateway(t)
+  const uuid = await gw.newOrder()
+  const f = gw.follow(uuid)
+  await f.until('the snapshot', () => f.events.length === 1)
+  await subscribed(gw.control, uuid)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  t.teardown(() => agent.destroy())
+  const get = (path: string) =>
+    new Promise<{ status: number; body: string; reused: boolean }>((resolve, reject) => {
+      const req = http.get(`${gw.url}${path}`, { agent }, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          body += chunk
+        })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, reused: req.reusedSocket }))
+      })
+      req.on('error', reject)
+    })
+  const streamed = get(`/api/orders/${uuid}/status-stream`)
+  await eventually('both followers attached', () => gw.app.streamHub.stats().openStreams === 2)
+  gw.control.fail(uuid)
+  const first = await streamed
+  t.match(first.body, /event: snapshot[\s\S]*event: orders:status-update[\s\S]*"status":"ERROR"/)
+  const second = await get(`/api/v1/orders/${uuid}`)
+  t.equal(second.status, 200)
+  t.equal(JSON.parse(second.body).status, 'ERROR')
+  t.ok(second.reused, 'the same connection')
+})

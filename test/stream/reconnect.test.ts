@@ -1,5 +1,5 @@
 import t from 'tap'
-import { eventually, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
+import { eventually, READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 const HOUR = 60 * 60 * 1000
 /** The sandbox's clock runs an hour behind ours: its ids and the gateway's read moments cannot be confused. */
@@ -116,3 +116,35 @@ t.test('an upstream stream that goes silent without closing is presumed dead and
   gw.control.deposit(uuid)
   await f.until('the deposit', () => f.updates().length === 1)
 })
+
+t.test(
+  'reopening the upstream stream while the circuit breaker probes does not leave the breaker stuck',
+  async (t) => {
+    const gw = await streamGateway(t, {
+      sandbox: behind,
+      // No polling in this window: the only call after the breaker's pause is a stream reopen.
+      tuning: { ...fastReopen, pollMs: 60_000 },
+      upstreamTuning: { breakerThreshold: 1, breakerOpenMs: 100, retries: 0 },
+    })
+    const uuid = await gw.newOrder()
+    const f = gw.follow(uuid)
+    await f.until('the snapshot', () => f.events.length === 1)
+    await subscribed(gw.control, uuid)
+
+    gw.control.fault(READ_ROUTE, { kind: 'error500', count: 1 })
+    t.equal(
+      (await gw.app.inject(`/api/v1/orders/${uuid}`)).statusCode,
+      502,
+      'one generic 500 opens the breaker',
+    )
+    gw.control.closeStreams(uuid)
+    await eventually('the stream reopened after the pause', () => gw.control.openStreams(uuid) === 1)
+
+    await eventually(
+      'reads work again',
+      async () => (await gw.app.inject(`/api/v1/orders/${uuid}`)).statusCode === 200,
+    )
+    gw.control.deposit(uuid)
+    await f.until('the deposit', () => f.updates().length === 1)
+  },
+)

@@ -3,6 +3,7 @@
 import type { Test } from 'tap'
 import type { SandboxControl, SandboxOptions } from '../../src/sandbox/app.js'
 import type { StreamTuning } from '../../src/stream/plugin.js'
+import type { UpstreamTuning } from '../../src/upstream/client.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { type Follower, follow } from './follow.js'
@@ -14,6 +15,7 @@ export interface StreamSetup {
   env?: Record<string, string>
   sandbox?: SandboxOptions
   tuning?: Partial<StreamTuning>
+  upstreamTuning?: Partial<UpstreamTuning>
 }
 
 /** Generous request limits: these tests are about stream limits, not the request rate limiter. */
@@ -33,7 +35,7 @@ export async function streamGateway(t: Test, setup: StreamSetup = {}) {
     env: { RATE_LIMITS, ...setup.env },
     sandbox: setup.sandbox,
     // Browsers would wait 5 s before reconnecting; tests need not.
-    deps: { streamTuning: { retryMs: 100, ...setup.tuning } },
+    deps: { streamTuning: { retryMs: 100, ...setup.tuning }, upstreamTuning: setup.upstreamTuning },
   })
   const p = picks(gw.sandbox.control.tokens())
   return {
@@ -67,9 +69,13 @@ export async function subscribed(control: SandboxControl, uuid: string): Promise
 }
 
 /** Polls a condition that settles asynchronously (a socket closing on the other side). */
-export async function eventually(what: string, pred: () => boolean, ms = 5000): Promise<void> {
+export async function eventually(
+  what: string,
+  pred: () => boolean | Promise<boolean>,
+  ms = 5000,
+): Promise<void> {
   const deadline = Date.now() + ms
-  while (!pred()) {
+  while (!(await pred())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }

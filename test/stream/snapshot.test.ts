@@ -103,3 +103,12 @@ t.test('an upstream that cannot be reached is a problem document, not a stream',
   )
   t.equal(gw.app.streamHub.stats().openStreams, 0)
 })
+
+t.test('HEAD opens no stream', async (t) => {
+  const gw = await streamGateway(t)
+  const uuid = await gw.newOrder()
+  const res = await fetch(gw.streamUrl(uuid), { method: 'HEAD' })
+  t.equal(res.status, 404)
+  t.equal(gw.app.streamHub.stats().openStreams, 0)
+  t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0)
+})

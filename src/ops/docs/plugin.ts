@@ -54,16 +54,11 @@ export async function docsRoutes(app: FastifyInstance, opts: DocsOptions) {
   }
   const catalogue = errorCatalogue()
   const htmlPolicy = {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        styleSrc: [DOCS_STYLE_HASH],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'none'"],
-      },
-    },
+    defaultSrc: ["'none'"],
+    styleSrc: [DOCS_STYLE_HASH],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
   }
   const html = 'text/html; charset=utf-8'
 
@@ -74,7 +69,7 @@ export async function docsRoutes(app: FastifyInstance, opts: DocsOptions) {
   )
   app.get(
     `${opts.apiPrefix}/docs`,
-    { schema: { summary: 'API documentation page', tags: ['ops'] }, helmet: htmlPolicy },
+    { schema: { summary: 'API documentation page', tags: ['ops'] }, config: { cspDirectives: htmlPolicy } },
     async (_r, reply) =>
       reply
         .header('cache-control', 'public, max-age=300')
@@ -83,7 +78,7 @@ export async function docsRoutes(app: FastifyInstance, opts: DocsOptions) {
   )
   app.get(
     `${opts.apiPrefix}/docs/errors`,
-    { schema: { summary: 'The error codes', tags: ['ops'] }, helmet: htmlPolicy },
+    { schema: { summary: 'The error codes', tags: ['ops'] }, config: { cspDirectives: htmlPolicy } },
     async (_r, reply) =>
       reply
         .header('cache-control', 'public, max-age=300')
