@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A route's own Content-Security-Policy directives (the HTML docs pages), replacing the API's. */
     cspDirectives?: Record<string, string[]>
+    /** The headers computed from `cspDirectives` when the route is added. */
+    securityHeaderSet?: Record<string, string>
   }
 }
 
@@ -38,13 +40,12 @@ export const securityHeaders = fp(
       crossOriginEmbedderPolicy: false,
     })
     const apiHeaders = headersOf(policy({ defaultSrc: ["'none'"], frameAncestors: ["'none'"] }))
-    const routeHeaders = new WeakMap<object, HeaderSet>()
     app.addHook('onRoute', (route) => {
       const own = route.config?.cspDirectives
-      if (own && route.config) routeHeaders.set(route.config, headersOf(policy(own)))
+      if (own && route.config) route.config.securityHeaderSet = headersOf(policy(own))
     })
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(routeHeaders.get(request.routeOptions.config) ?? apiHeaders)
+      reply.headers(request.routeOptions.config.securityHeaderSet ?? apiHeaders)
       done()
     })
   },

@@ -12,7 +12,6 @@ import type { UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
 import { commentFrame, eventFrame } from './frames.js'
-import { releaseSentHead } from './response-memory.js'
 import type { SubscriptionTuning } from './subscription.js'
 
 export interface StreamTuning extends SubscriptionTuning {
@@ -145,7 +144,6 @@ export class StatusHub {
       return
     }
     this.deliver(client, snapshot)
-    releaseSentHead(res)
     let feed = this.feeds.get(uuid)
     if (!feed) {
       feed = new OrderFeed(uuid, read, this.feedHost(uuid))

@@ -183,8 +183,8 @@ export function classifyTransportError(
   err: unknown,
   deadlinePassed: boolean,
 ): Classified {
-  if (err instanceof GatewayError) return unclassified(err)
   const codes = errorCodes(err)
+  if (codes.includes('UND_ERR_RES_EXCEEDED_MAX_SIZE')) return badResponse(operation)
   if (codes.some((c) => REFUSED.has(c))) {
     return unclassified(
       new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service could not be reached.', { cause: err }),

@@ -107,6 +107,8 @@ export class UpstreamClient {
     this.pool = new Pool(this.origin, {
       connections: options.tuning.connections,
       keepAliveTimeout: 10_000,
+      // undici refuses a larger body itself (UND_ERR_RES_EXCEEDED_MAX_SIZE), so bodies are read whole.
+      maxResponseSize: options.tuning.maxBodyBytes,
       pipelining: 1,
     })
     // Streams hold a connection each for minutes; they get their own pool so calls never queue behind them.
@@ -180,7 +182,7 @@ export class UpstreamClient {
       })
       status = res.statusCode
       headers = res.headers
-      raw = await readLimited(res.body, this.options.tuning.maxBodyBytes)
+      raw = Buffer.from(await res.body.arrayBuffer())
     } catch (err) {
       const classified = classifyTransportError(call.operation, err, this.options.clock.now() >= ctx.deadline)
       ctx.log.warn(
@@ -304,14 +306,3 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
-async function readLimited(body: AsyncIterable<Buffer>, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    size += chunk.length
-    if (size > limit)
-      throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service answer was too large.')
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, size)
-}

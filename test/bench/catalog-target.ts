@@ -18,11 +18,11 @@ import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
-import { loadConfig } from '../../src/config.js'
 import { requestLogging } from '../../src/edge/logging.js'
 import { problems } from '../../src/edge/problems.js'
 import { DEFAULT_TUNING } from '../../src/upstream/client.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
+import { benchConfig } from './setup.js'
 
 interface CatalogFiles {
   identity: Buffer
@@ -84,16 +84,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 async function gateway(upstream: string): Promise<string> {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    UPSTREAM_URL: upstream,
-    TENANT_API_KEY: 'bench-tenant-key',
-    SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh',
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'info',
-    // The benchmark measures serving, not the limiter refusing the load generator.
-    RATE_LIMITS: JSON.stringify({ catalog: { max: 1_000_000_000, timeWindow: '1 minute' } }),
-  })
+  const config = benchConfig(upstream)
   // Asynchronous, like the process's own stdout destination (app.ts).
   const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
   process.on('message', (message) => {

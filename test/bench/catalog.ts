@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Pool, request } from 'undici'
 import type { CatalogStats } from '../../src/catalog/cache.js'
+import { scriptArgs } from './script.js'
 import { startTarget } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -26,7 +27,7 @@ interface CatalogTarget {
 }
 
 async function startCatalogTarget(args: string[]): Promise<CatalogTarget> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/catalog-target.ts', ...args], {
+  const child = spawn(process.execPath, [...scriptArgs('./catalog-target.ts'), ...args], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   })
   const line = await new Promise<string>((resolve, reject) => {

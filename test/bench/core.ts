@@ -3,7 +3,7 @@
 // feature on. Prints the ratios the issue sets targets for. Loopback only; bounded in time.
 import autocannon from 'autocannon'
 import { Pool } from 'undici'
-import { BENCH_TENANT_KEY } from './bench-key.js'
+import { BENCH_TENANT_KEY, benchPair, createOrders } from './setup.js'
 import { startTarget } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -79,30 +79,9 @@ export async function benchCore() {
   const proxy = await startTarget(['proxy', sandbox.url])
   const gateway = await startTarget(['gateway', sandbox.url])
   try {
-    const tokens = (await json(`${sandbox.url}/v1/tokens`)) as Array<{
-      id: number
-      symbol: string
-      active: boolean
-      isBaseToken: boolean
-      blockchain: { network: string; depositsActive: boolean }
-    }>
-    const usdt = tokens.find((t) => t.symbol === 'USDT' && t.blockchain.network === 'ETH' && t.active)!
-    const eth = tokens.find((t) => t.isBaseToken && t.blockchain.network === 'ETH' && t.active)!
-    const uuids: string[] = []
-    for (let n = 0; n < 100; n++) {
-      const order = (await json(`${gateway.url}/api/v1/orders/create`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          depositTokenId: usdt.id,
-          settleTokenId: eth.id,
-          receivingAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-          intendedAmount: 100 + n,
-          intendedIsDeposit: true,
-        }),
-      })) as { uuid: string }
-      uuids.push(order.uuid)
-    }
+    const tokens = (await json(`${sandbox.url}/v1/tokens`)) as Parameters<typeof createOrders>[1]
+    const { usdt, eth } = benchPair(tokens)
+    const uuids = await createOrders(gateway.url, tokens, 100)
     // Distinct amounts and orders, so the gateway's coalescing does not flatter it.
     const quotePaths = (prefix: string) =>
       Array.from(

@@ -6,9 +6,8 @@ import proxy from '@fastify/http-proxy'
 import Fastify from 'fastify'
 import pino from 'pino'
 import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
 import { buildSandbox } from '../../src/sandbox/app.js'
-import { BENCH_TENANT_KEY } from './bench-key.js'
+import { BENCH_TENANT_KEY, benchConfig } from './setup.js'
 
 const [mode, upstream] = process.argv.slice(2)
 let url: string
@@ -27,23 +26,7 @@ if (mode === 'sandbox') {
   })
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else if (mode === 'gateway' && upstream) {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    UPSTREAM_URL: upstream,
-    TENANT_API_KEY: BENCH_TENANT_KEY,
-    SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh',
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'info',
-    // Benchmarks measure the request path, not the limiter refusing the load generator.
-    RATE_LIMITS: JSON.stringify(
-      Object.fromEntries(
-        ['catalog', 'pricing', 'create', 'orders', 'stream', 'auth', 'global'].map((g) => [
-          g,
-          { max: 1_000_000_000, timeWindow: '1 minute' },
-        ]),
-      ),
-    ),
-  })
+  const config = benchConfig(upstream)
   const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else {

@@ -1,6 +1,7 @@
 // The messages the stream benchmark's processes exchange over their IPC channels, and the helpers
 // that spawn a benchmark process (with the open-files limit raised) and talk to it.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { scriptArgs } from './script.js'
 
 export type Message = { type: string } & Record<string, unknown>
 
@@ -16,9 +17,9 @@ export interface Peer {
   stop(): void
 }
 
-/** Spawns `node --expose-gc --import tsx <script>` under `ulimit -n <hard limit>`, with an IPC channel. */
+/** Spawns `node --expose-gc <script>` under `ulimit -n <hard limit>`, with an IPC channel. */
 export async function spawnPeer(script: string, args: string[] = []): Promise<Peer> {
-  const node = [process.execPath, '--expose-gc', '--import', 'tsx', script, ...args]
+  const node = [process.execPath, '--expose-gc', ...scriptArgs(script), ...args]
     .map((a) => `'${a}'`)
     .join(' ')
   const child = spawn('/bin/sh', ['-c', `ulimit -n "$(ulimit -Hn)" && exec ${node}`], {

@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net'
 import type { SandboxControl } from '../../src/sandbox/app.js'
 import { buildSandbox } from '../../src/sandbox/app.js'
-import { BENCH_TENANT_KEY } from './bench-key.js'
+import { BENCH_TENANT_KEY, createOrders } from './setup.js'
 import { type Message, type Peer, spawnPeer, wallNow } from './stream-ipc.js'
 
 const ORDERS = Number(process.env.BENCH_STREAM_ORDERS ?? 100)
@@ -80,42 +80,6 @@ async function round(client: Peer, n: number, trigger: () => Promise<number>): P
   return { first: r.first - t0, last: r.last - t0 }
 }
 
-async function json<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, init)
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`)
-  return (await res.json()) as T
-}
-
-type Token = {
-  id: number
-  symbol: string
-  active: boolean
-  isBaseToken: boolean
-  blockchain: { network: string }
-}
-
-async function createOrders(gatewayUrl: string, tokens: Token[]): Promise<string[]> {
-  const usdt = tokens.find((t) => t.symbol === 'USDT' && t.blockchain.network === 'ETH' && t.active)
-  const eth = tokens.find((t) => t.isBaseToken && t.blockchain.network === 'ETH' && t.active)
-  if (!usdt || !eth) throw new Error('the sandbox catalog lacks USDT and ETH on ETH')
-  const uuids: string[] = []
-  for (let n = 0; n < ORDERS; n++) {
-    const order = await json<{ uuid: string }>(`${gatewayUrl}/api/v1/orders/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        depositTokenId: usdt.id,
-        settleTokenId: eth.id,
-        receivingAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-        intendedAmount: 100 + n,
-        intendedIsDeposit: true,
-      }),
-    })
-    uuids.push(order.uuid)
-  }
-  return uuids
-}
-
 function report(
   eventBytes: number,
   gw: Awaited<ReturnType<typeof hold>>,
@@ -177,13 +141,13 @@ export async function benchStream() {
     return peer
   }
   try {
-    const gateway = await start('test/bench/stream-gateway.ts', [upstream])
+    const gateway = await start('./stream-gateway.ts', [upstream])
     const gatewayUrl = String(gateway.ready.url)
-    const uuids = await createOrders(gatewayUrl, control.tokens())
+    const uuids = await createOrders(gatewayUrl, control.tokens(), ORDERS)
     const orderBytes = (await (await fetch(`${gatewayUrl}/api/v1/orders/${uuids[0]}`)).arrayBuffer())
       .byteLength
     const eventBytes = orderBytes + 120
-    let client = await start('test/bench/stream-client.ts')
+    let client = await start('./stream-client.ts')
     const gw = await hold(
       client,
       gateway,
@@ -203,8 +167,8 @@ export async function benchStream() {
     client.stop()
     gateway.stop()
 
-    const bare = await start('test/bench/stream-bare.ts', [String(eventBytes)])
-    client = await start('test/bench/stream-client.ts')
+    const bare = await start('./stream-bare.ts', [String(eventBytes)])
+    client = await start('./stream-client.ts')
     const bareUrl = String(bare.ready.url)
     const base = await hold(
       client,

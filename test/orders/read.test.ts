@@ -88,6 +88,16 @@ t.test('upstream failures that outlast the retries', async (t) => {
     sandbox.control.fault(READ, { kind: 'badBody', count: 10 })
     assertProblem(t, await app.inject(`/api/v1/orders/${uuid}`), 'UPSTREAM_BAD_RESPONSE')
   })
+  t.test('an answer larger than the body limit is UPSTREAM_BAD_RESPONSE', async (t) => {
+    const { sandbox } = await withOrder(t)
+    const uuid = sandbox.control.orders()[0]?.uuid
+    const gw = await startGateway(t, {
+      env: { UPSTREAM_URL: sandbox.url },
+      // The catalog cannot load under this limit either; a high threshold keeps the breaker out of it.
+      deps: { upstreamTuning: { maxBodyBytes: 200, breakerThreshold: 1000 } },
+    })
+    assertProblem(t, await gw.app.inject(`/api/v1/orders/${uuid}`), 'UPSTREAM_BAD_RESPONSE')
+  })
   t.test('dropped connections are UPSTREAM_UNAVAILABLE', async (t) => {
     const { app, uuid, sandbox } = await withOrder(t)
     sandbox.control.fault(READ, { kind: 'drop', count: 10 })
