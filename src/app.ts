@@ -12,7 +12,7 @@ import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { draining } from './edge/draining.js'
-import { REDACT_PATHS, requestLogging } from './edge/logging.js'
+import { logDestination, REDACT_PATHS, requestLogging } from './edge/logging.js'
 import { problems } from './edge/problems.js'
 import { requestIdOf } from './edge/request-id.js'
 import { securityHeaders } from './edge/security-headers.js'
@@ -55,8 +55,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const clock = deps.clock ?? systemClock
   const logger = pino(
     { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
-    // Asynchronous writes: a synchronous write per request line costs more than the rest of the log call.
-    deps.logStream ?? pino.destination({ dest: 1, sync: false }),
+    deps.logStream ?? logDestination(1),
   )
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,

@@ -18,7 +18,7 @@ import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
-import { requestLogging } from '../../src/edge/logging.js'
+import { logDestination, requestLogging } from '../../src/edge/logging.js'
 import { problems } from '../../src/edge/problems.js'
 import { DEFAULT_TUNING } from '../../src/upstream/client.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
@@ -85,8 +85,8 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 
 async function gateway(upstream: string): Promise<string> {
   const config = benchConfig(upstream)
-  // Asynchronous, like the process's own stdout destination (app.ts).
-  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
+  // The process's own log destination (app.ts), pointed at /dev/null.
+  const app = await buildApp(config, { logStream: logDestination('/dev/null') })
   process.on('message', (message) => {
     if (message === 'stats') process.send?.({ stats: app.catalog.stats() })
   })

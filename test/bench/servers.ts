@@ -6,6 +6,7 @@ import proxy from '@fastify/http-proxy'
 import Fastify from 'fastify'
 import pino from 'pino'
 import { buildApp } from '../../src/app.js'
+import { logDestination } from '../../src/edge/logging.js'
 import { buildSandbox } from '../../src/sandbox/app.js'
 import { BENCH_TENANT_KEY, benchConfig } from './setup.js'
 
@@ -27,7 +28,7 @@ if (mode === 'sandbox') {
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else if (mode === 'gateway' && upstream) {
   const config = benchConfig(upstream)
-  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
+  const app = await buildApp(config, { logStream: logDestination('/dev/null') })
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else {
   throw new Error('usage: servers.ts sandbox | proxy <upstream> | gateway <upstream>')
