@@ -9,8 +9,7 @@ import { cookieAttributes, isLapsed, type Session, type SessionCookie, sessionSc
 import type { SessionSealer } from './session-seal.js'
 
 export type SessionState =
-  | { state: 'none' }
-  | { state: 'active' | 'lapsed'; session: Session; source: 'cookie' | 'bearer' }
+  { state: 'none' } | { state: 'active' | 'lapsed'; session: Session; source: 'cookie' | 'bearer' }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 

@@ -9,8 +9,7 @@ export interface StoredResponse {
 }
 
 export type IdempotencyRecord =
-  | { state: 'running'; fingerprint: string }
-  | { state: 'done'; fingerprint: string; response: StoredResponse }
+  { state: 'running'; fingerprint: string } | { state: 'done'; fingerprint: string; response: StoredResponse }
 
 export interface IdempotencyStore {
   /** Claims `key` for a new request, or returns the record already there (claiming nothing). */

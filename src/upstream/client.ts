@@ -305,4 +305,3 @@ function parseJson(raw: Buffer): unknown {
     return undefined
   }
 }
-

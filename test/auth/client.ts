@@ -30,7 +30,7 @@ export interface Answer {
   status: number
   headers: Headers
   text: string
-  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are read field by field
   json: any
   setCookies: string[]
 }

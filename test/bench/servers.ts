@@ -4,7 +4,6 @@
 //   gateway <upstream> the gateway with every feature on, logging at info (to /dev/null)
 import proxy from '@fastify/http-proxy'
 import Fastify from 'fastify'
-import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { logDestination } from '../../src/edge/logging.js'
 import { buildSandbox } from '../../src/sandbox/app.js'

@@ -1,6 +1,5 @@
 // The gateway under test in the stream benchmark, in its own process: every feature on, logging at
 // info to /dev/null, stream limits raised to hold the benchmark's 10,000 streams from one address.
-import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { logDestination } from '../../src/edge/logging.js'
 import { benchConfig } from './setup.js'

@@ -77,7 +77,7 @@ t.test(
     const packages = await productionPackages()
     for (const name of Object.keys(pkg.dependencies))
       t.ok(packages.includes(name), `${name} is a production package`)
-    for (const name of ['typescript', 'tap', 'tsx', '@biomejs/biome'])
+    for (const name of ['typescript', 'tap', 'tsx', 'eslint'])
       t.notOk(packages.includes(name), `${name} is left out`)
     await Promise.all(
       packages.map((name) =>
