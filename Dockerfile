@@ -13,7 +13,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# 2. Production dependencies only (no TypeScript, tap, tsx, biome...).
+# 2. Production dependencies only (no TypeScript, tap, tsx, eslint...).
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
