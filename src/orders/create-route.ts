@@ -72,7 +72,7 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       const key = `${user?.userKey ?? 'anonymous'}:${idempotencyKey}`
       const fingerprint = fingerprintOf(request.body)
       const existing = await opts.idempotency.claim(key, fingerprint, opts.claimTtlMs)
-      if (existing?.fingerprint !== undefined && existing.fingerprint !== fingerprint) {
+      if (existing && existing.fingerprint !== fingerprint) {
         throw new GatewayError(
           'IDEMPOTENCY_KEY_REUSED',
           'This Idempotency-Key was used with a different body.',

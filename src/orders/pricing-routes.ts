@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { GatewayError } from '../errors.js'
 import type { UpstreamReply } from '../upstream/client.js'
 import { Coalescer } from '../upstream/coalesce.js'
-import { quoteSchema, swapLimitsSchema } from '../upstream/schemas.js'
+import { type Quote, quoteSchema, swapLimitsSchema } from '../upstream/schemas.js'
 import type { CredentialSource, PairGuard } from './ports.js'
 import { quoteQuery, swapLimitsQuery } from './schemas.js'
 
@@ -17,7 +17,7 @@ export interface PricingOptions {
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) {
-  const quotes = new Coalescer<UpstreamReply<unknown>>()
+  const quotes = new Coalescer<UpstreamReply<Quote>>()
   const routes = app.withTypeProvider<ZodTypeProvider>()
 
   routes.get(
@@ -48,7 +48,7 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
           schema: quoteSchema,
         }),
       )
-      if ((quote.body as { exchangeRate: number }).exchangeRate === 0) {
+      if (quote.body.exchangeRate === 0) {
         throw new GatewayError('NO_QUOTE', 'No price is available for this pair and amount right now.', {
           members: { depositTokenId: q.depositTokenId, settleTokenId: q.settleTokenId },
         })

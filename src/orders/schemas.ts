@@ -19,7 +19,6 @@ export const quoteQuery = z.object({
     .refine((v) => Number.isFinite(Number(v)) && Number(v) > 0, 'must be a positive number'),
   amountIsDeposit: booleanText,
 })
-export type QuoteQuery = z.infer<typeof quoteQuery>
 
 /** Swap limits: the two ids are checked; any other parameter is forwarded as given. */
 export const swapLimitsQuery = z.looseObject({

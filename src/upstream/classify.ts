@@ -160,7 +160,7 @@ export function badResponse(operation: Operation): Classified {
   )
 }
 
-export function outcomeUnknown(): GatewayError {
+function outcomeUnknown(): GatewayError {
   return new GatewayError(
     'ORDER_OUTCOME_UNKNOWN',
     'The order request was sent but no answer came back. An unfunded order may exist; it expires on its own, so creating again is safe.',

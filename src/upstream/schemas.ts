@@ -76,6 +76,7 @@ export const quoteSchema = z.looseObject({
   exchangeRate: z.number(),
   depositTokenUsdValue: nullableNumber,
 })
+export type Quote = z.infer<typeof quoteSchema>
 
 /** Swap limits: the upstream documents no fields, so any JSON object passes. */
 export const swapLimitsSchema = z.looseObject({})
@@ -98,7 +99,6 @@ export const statusUpdateSchema = z.looseObject({
   message: z.string(),
   updatedAt: z.string(),
 })
-export type StatusUpdate = z.infer<typeof statusUpdateSchema>
 
 export const challengeSchema = z.looseObject({ nonce: z.string().min(1) })
 export const tokensPairSchema = z.looseObject({

@@ -1,8 +1,9 @@
+import { eventually } from '../helpers/eventually.js'
 import t, { type Test } from 'tap'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
-import { manualClock, until } from './support.js'
+import { manualClock } from './support.js'
 
 const QUOTE_CALLS = 'GET /v1/tokens/quote'
 const CATALOG_CALLS = 'GET /v1/tokens'
@@ -121,7 +122,7 @@ t.test(
     sandbox.control.setTokenActive(p.eth.id, false)
     clock.advance(300_001)
     await app.inject('/api/v1/tokens')
-    await until(t, 'the background load', () => app.catalog.stats().refreshes === 2)
+    await eventually('the background load', () => app.catalog.stats().refreshes === 2)
     assertProblem(t, await app.inject(quote(p.usdtEth.id, p.eth.id)), 'PAIR_UNAVAILABLE')
   },
 )

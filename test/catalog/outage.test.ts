@@ -1,9 +1,10 @@
+import { eventually } from '../helpers/eventually.js'
 import t from 'tap'
 import { buildSandbox } from '../../src/sandbox/app.js'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
-import { manualClock, refusingUrl, resettingUpstream, until, upstreamCatalog } from './support.js'
+import { manualClock, refusingUrl, resettingUpstream, upstreamCatalog } from './support.js'
 
 const TOKENS = '/api/v1/tokens'
 const TTL_MS = 300_000
@@ -28,7 +29,7 @@ t.test('with the upstream refusing connections, the last good copy is served as 
   t.equal(stale.headers['x-cache-status'], 'STALE', 'the response says it is stale')
   t.ok(stale.rawPayload.equals(before.rawPayload), 'the last good bytes')
   t.equal(stale.headers.etag, before.headers.etag)
-  await until(t, 'the failed background load', () => app.catalog.stats().refreshFailures === 1)
+  await eventually('the failed background load', () => app.catalog.stats().refreshFailures === 1)
   const revalidated = await app.inject({
     url: TOKENS,
     headers: { 'accept-encoding': 'br', 'if-none-match': String(before.headers.etag) },
@@ -83,7 +84,10 @@ t.test(
     const { app: upstream, control } = buildSandbox({ tenantKey: TEST_TENANT_KEY })
     t.teardown(() => upstream.close())
     await upstream.listen({ host: '127.0.0.1', port })
-    await until(t, 'the background load, with no client traffic', () => app.catalog.readiness() === undefined)
+    await eventually(
+      'the background load, with no client traffic',
+      () => app.catalog.readiness() === undefined,
+    )
     t.ok(control.requestsTo('GET /v1/tokens').length >= 1)
     const res = await app.inject(TOKENS)
     t.equal(res.statusCode, 200)
@@ -99,7 +103,7 @@ t.test('reload attempts back off, and stop when the gateway closes', async (t) =
     env: { UPSTREAM_URL: upstream.url },
     deps: { upstreamTuning, catalogTuning: { retryBaseMs: 10, retryCapMs: 40 } },
   })
-  await until(t, 'a few background attempts', () => upstream.connections() >= 4)
+  await eventually('a few background attempts', () => upstream.connections() >= 4)
   t.ok(app.catalog.stats().refreshFailures >= 4)
   await app.close()
   const atClose = upstream.connections()

@@ -1,7 +1,8 @@
+import { eventually } from '../helpers/eventually.js'
 import t from 'tap'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { startSandbox } from '../helpers/sandbox.js'
-import { manualClock, until, upstreamCatalog } from './support.js'
+import { manualClock, upstreamCatalog } from './support.js'
 
 const TOKENS = '/api/v1/tokens'
 const TTL_MS = 300_000
@@ -35,7 +36,7 @@ t.test(
     t.ok(stale[0]?.rawPayload.equals(before.rawPayload), 'the old bytes')
     t.same(stale[2]?.json(), [], 'the old copy has no BNC')
 
-    await until(t, 'the background load', () => app.catalog.stats().refreshes === 2)
+    await eventually('the background load', () => app.catalog.stats().refreshes === 2)
     t.equal(sandbox.control.requestsTo(CATALOG_CALLS).length, 1, 'one upstream call for three stale reads')
     const after = await app.inject({ url: TOKENS, headers: { 'if-none-match': String(before.headers.etag) } })
     t.equal(after.statusCode, 200, 'the old ETag no longer matches')
@@ -59,7 +60,7 @@ t.test('an unchanged catalog after the TTL is reloaded without compressing it ag
   const before = await app.inject(TOKENS)
   clock.advance(TTL_MS + 1)
   await app.inject(TOKENS)
-  await until(t, 'the background load', () => app.catalog.stats().refreshes === 2)
+  await eventually('the background load', () => app.catalog.stats().refreshes === 2)
   const after = await app.inject(TOKENS)
   t.equal(after.headers['x-cache-status'], 'HIT')
   t.equal(after.headers.etag, before.headers.etag, 'same bytes, same ETag')

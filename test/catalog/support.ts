@@ -1,5 +1,5 @@
-// What the catalog tests share: a clock they move by hand, a bounded wait for background work, the
-// upstream's own catalog bytes, and addresses where no upstream answers.
+// What the catalog tests share: a clock they move by hand, the upstream's own catalog bytes, and
+// addresses where no upstream answers.
 
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
@@ -19,18 +19,6 @@ export function manualClock(): ManualClock {
     advance(ms) {
       now += ms
     },
-  }
-}
-
-/** Polls until `check` holds, failing the test after `ms` of real time. */
-export async function until(t: Test, what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) {
-      t.fail(`timed out waiting for ${what}`)
-      return
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5))
   }
 }
 

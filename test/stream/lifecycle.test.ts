@@ -1,7 +1,8 @@
 import http from 'node:http'
 import t from 'tap'
 import { STATUS_EVENT } from './follow.js'
-import { eventually, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
+import { eventually } from '../helpers/eventually.js'
+import { STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 /** The sandbox's clock runs an hour behind ours, so its event ids cannot be mistaken for our read moments. */
 const HOUR = 60 * 60 * 1000

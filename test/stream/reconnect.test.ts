@@ -1,5 +1,6 @@
 import t from 'tap'
-import { eventually, READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
+import { eventually } from '../helpers/eventually.js'
+import { READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 const HOUR = 60 * 60 * 1000
 /** The sandbox's clock runs an hour behind ours: its ids and the gateway's read moments cannot be confused. */

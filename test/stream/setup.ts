@@ -4,6 +4,7 @@ import type { Test } from 'tap'
 import type { SandboxControl, SandboxOptions } from '../../src/sandbox/app.js'
 import type { StreamTuning } from '../../src/stream/plugin.js'
 import type { UpstreamTuning } from '../../src/upstream/client.js'
+import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { type Follower, follow } from './follow.js'
@@ -66,17 +67,4 @@ export async function subscribed(control: SandboxControl, uuid: string): Promise
     const lastOpen = mine.findLastIndex((r) => r.route === STREAM_ROUTE)
     return lastOpen >= 0 && mine.slice(lastOpen).some((r) => r.route === READ_ROUTE)
   })
-}
-
-/** Polls a condition that settles asynchronously (a socket closing on the other side). */
-export async function eventually(
-  what: string,
-  pred: () => boolean | Promise<boolean>,
-  ms = 5000,
-): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
 }

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { eventually, READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
+import { eventually } from '../helpers/eventually.js'
+import { READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 const many = { env: { SSE_MAX_PER_IP: '1000' } }
 

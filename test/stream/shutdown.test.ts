@@ -1,6 +1,7 @@
 import http from 'node:http'
 import t from 'tap'
-import { eventually, READ_ROUTE, streamGateway, subscribed } from './setup.js'
+import { eventually } from '../helpers/eventually.js'
+import { READ_ROUTE, streamGateway, subscribed } from './setup.js'
 
 /** Resolves with everything the server sent once it ends the response. */
 function wholeStream(url: string): { text: Promise<string>; started: Promise<void> } {
