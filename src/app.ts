@@ -69,6 +69,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   })
+  // Read once per request by routeOf (edge/route-group.ts).
+  app.decorateRequest('routeConfig', undefined)
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.removeContentTypeParser('text/plain')

@@ -12,6 +12,8 @@ export type SessionState =
   { state: 'none' } | { state: 'active' | 'lapsed'; session: Session; source: 'cookie' | 'bearer' }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
+/** Most requests (apps, servers, signed-out browsers) carry neither cookie nor token. */
+const NO_SESSION: Promise<SessionState> = Promise.resolve({ state: 'none' })
 
 export class Sessions implements CredentialSource {
   /** Each request's session is unsealed once, however many routes and hooks ask. */
@@ -25,6 +27,7 @@ export class Sessions implements CredentialSource {
   ) {}
 
   read(request: FastifyRequest): Promise<SessionState> {
+    if (request.headers.authorization === undefined && request.headers.cookie === undefined) return NO_SESSION
     let state = this.states.get(request)
     if (!state) {
       state = this.unsealFrom(request)

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { routeOf } from './route-group.js'
 import {
   type ErrorCode,
   type FieldError,
@@ -28,7 +29,7 @@ function fromValidation(err: FastifyError, request: FastifyRequest): GatewayErro
         message: v.message ?? 'is not valid',
       }))
     : [{ path: where, message: err.message }]
-  const invalidCodes = request.routeOptions.config.invalidCodes ?? {}
+  const invalidCodes = routeOf(request).invalidCodes ?? {}
   const field = errors.map((e) => e.path.split('.')[1]).find((f) => f !== undefined && invalidCodes[f])
   if (field) {
     const code = invalidCodes[field] as ErrorCode

@@ -1,10 +1,11 @@
 // Prometheus metrics of one gateway instance, in a registry of its own (several apps run side by side
 // in tests). Labels are route templates, methods, statuses, groups, operations and codes only: never a
 // raw URL, an id, an address or a credential, so cardinality stays bounded and nothing secret leaks.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { CatalogStats } from '../catalog/cache.js'
+import { routeUrlOf } from '../edge/route-group.js'
 import type { StreamStats } from '../stream/hub.js'
 import type { BreakerState } from '../upstream/breaker.js'
 import type { CallObservation } from '../upstream/client.js'
@@ -30,8 +31,6 @@ declare module 'fastify' {
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
-
-const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched'
 
 /** A metric whose value another component holds: a gauge, or a counter when the figure only grows. */
 function sourced<T>(
@@ -99,6 +98,12 @@ function streamMetrics(registry: Registry, streams: () => StreamStats) {
     (s) => s.upstreamSubscriptions,
   )
   add(
+    'gauge',
+    'upstream_subscriptions_polling',
+    'Upstream subscriptions whose stream cannot be opened, so their order is polled instead',
+    (s) => s.polling,
+  )
+  add(
     'counter',
     'upstream_stream_reopens_total',
     'Upstream status streams reopened after closing',
@@ -118,12 +123,7 @@ export const metricsPlugin = fp(
     const registry = new Registry()
     collectDefaultMetrics({ register: registry })
     const labels = ['method', 'route', 'status'] as const
-    const requests = new Counter({
-      name: 'gateway_http_requests_total',
-      help: 'Requests answered, by method, route template and status',
-      labelNames: labels,
-      registers: [registry],
-    })
+    // Its `_count` series is the request count: no separate counter to update on every request.
     const latency = new Histogram({
       name: 'gateway_http_request_duration_seconds',
       help: 'Time to answer a request (a stream: its whole life), by method, route template and status',
@@ -192,9 +192,8 @@ export const metricsPlugin = fp(
     }
 
     app.addHook('onResponse', (request, reply, done) => {
-      const route = routeOf(request)
+      const route = routeUrlOf(request) ?? 'unmatched'
       const values = { method: request.method, route, status: String(reply.statusCode) }
-      requests.inc(values)
       latency.observe(values, reply.elapsedTime / 1000)
       const code = request.problemCode
       if (code) problems.inc({ route, code })

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import type { RateLimitGroup, RateLimitRule } from '../config.js'
 import { clientIpOf } from '../edge/client-ip.js'
+import { routeOf } from '../edge/route-group.js'
 import { GatewayError } from '../errors.js'
 
 export interface RateLimitOptions {
@@ -17,8 +18,7 @@ export interface RateLimitOptions {
 }
 
 /** The group a request counts in; `false` is never limited (health, readiness). */
-export const groupOf = (request: FastifyRequest): RateLimitGroup | false =>
-  request.routeOptions.config.group ?? 'global'
+export const groupOf = (request: FastifyRequest): RateLimitGroup | false => routeOf(request).group ?? 'global'
 
 const UNIT_MS: Record<string, number> = {
   ms: 1,

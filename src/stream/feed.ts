@@ -109,6 +109,10 @@ export class OrderFeed {
     if (this.clients.size === 0) this.close()
   }
 
+  get polling(): boolean {
+    return this.subscription.polling
+  }
+
   checkIdle(now: number): void {
     this.subscription.checkIdle(now)
   }

@@ -49,6 +49,8 @@ export interface HubOptions {
 export interface StreamStats {
   openStreams: number
   upstreamSubscriptions: number
+  /** Subscriptions whose upstream stream cannot be opened, so their order is polled instead. */
+  polling: number
   reconnects: number
   polls: number
   eventsSent: number
@@ -156,6 +158,7 @@ export class StatusHub {
     return {
       openStreams: this.open,
       upstreamSubscriptions: this.feeds.size,
+      polling: countPolling(this.feeds.values()),
       reconnects: this.reconnects,
       polls: this.polls,
       eventsSent: this.eventsSent,
@@ -242,4 +245,10 @@ function end(client: StreamClient): void {
 
 function shuttingDown(): GatewayError {
   return new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; reconnect in a moment.')
+}
+
+function countPolling(feeds: Iterable<OrderFeed>): number {
+  let n = 0
+  for (const feed of feeds) if (feed.polling) n++
+  return n
 }

@@ -60,6 +60,11 @@ export class UpstreamSubscription {
     void this.connect()
   }
 
+  /** True while the stream cannot be opened and the order is read on a timer instead. */
+  get polling(): boolean {
+    return this.pollTimer !== undefined
+  }
+
   /** Aborts a connection that has been silent for too long; called from the hub's one timer. */
   checkIdle(now: number): void {
     if (this.controller && now - this.lastSignOfLife >= this.deps.tuning.upstreamIdleMs) {

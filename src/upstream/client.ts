@@ -15,6 +15,7 @@ import {
   classifyTransportError,
   type Operation,
 } from './classify.js'
+import { requestWhole, type WholeResponse } from './whole-response.js'
 
 export interface UpstreamTuning {
   /** Extra attempts for idempotent calls after an unclassified failure. */
@@ -167,33 +168,37 @@ export class UpstreamClient {
       }
     }
 
-    let status: number | undefined
-    let headers: Record<string, string | string[] | undefined> = {}
-    let raw: Buffer
+    // Known as soon as the answer's head arrives, so a body that then fails is logged with it.
+    let headStatus: number | undefined
+    let res: WholeResponse
     try {
-      const res = await this.pool.request({
-        method: call.method ?? 'GET',
-        path: this.pathOf(call),
-        headers: this.headersOf(ctx, call),
-        body: call.body === undefined ? null : JSON.stringify(call.body),
-        // undici's own timers enforce the deadline; an AbortSignal per call costs more.
-        headersTimeout: remaining,
-        bodyTimeout: remaining,
-      })
-      status = res.statusCode
-      headers = res.headers
-      raw = Buffer.from(await res.body.arrayBuffer())
+      res = await requestWhole(
+        this.pool,
+        {
+          method: call.method ?? 'GET',
+          path: this.pathOf(call),
+          headers: this.headersOf(ctx, call),
+          body: call.body === undefined ? null : JSON.stringify(call.body),
+          // undici's own timers enforce the deadline; an AbortSignal per call costs more.
+          headersTimeout: remaining,
+          bodyTimeout: remaining,
+        },
+        (status) => {
+          headStatus = status
+        },
+      )
     } catch (err) {
       const classified = classifyTransportError(call.operation, err, this.options.clock.now() >= ctx.deadline)
       ctx.log.warn(
-        { upstream: { operation: call.operation, status, error: String(err) } },
+        { upstream: { operation: call.operation, status: headStatus, error: String(err) } },
         'upstream call failed',
       )
       this.breaker.failure()
-      finish(status, classified.error.code)
+      finish(headStatus, classified.error.code)
       return classified
     }
     this.lastAnswerAt = this.options.clock.now()
+    const { status, headers, body: raw } = res
 
     const json = parseJson(raw)
     if (status >= 200 && status < 300) {

@@ -70,8 +70,16 @@ t.test('requests without Origin pass, and the public origin itself is allowed', 
   for (const client of [gw.client(null), gw.client(PUBLIC_ORIGIN)]) {
     const res = await client.get('/api/auth/siwx/challenge')
     t.equal(res.status, 200)
+    t.match(res.headers.get('vary'), /Origin/, 'caches key on Origin either way')
     t.equal((await client.get('/healthz')).status, 200)
   }
+  const plain = await gw.client(null).get('/api/auth/siwx/challenge')
+  for (const header of [
+    'access-control-allow-origin',
+    'access-control-allow-credentials',
+    'access-control-expose-headers',
+  ])
+    t.equal(plain.headers.get(header), null, `no ${header} without Origin`)
 })
 
 t.test('an allowed cross origin gets CORS with credentials, and its preflights succeed', async (t) => {

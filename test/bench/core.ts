@@ -4,7 +4,7 @@
 import autocannon from 'autocannon'
 import { Pool } from 'undici'
 import { BENCH_TENANT_KEY, benchPair, createOrders } from './setup.js'
-import { startTarget } from './spawn.js'
+import { startTarget, type Target } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 
@@ -14,26 +14,33 @@ interface Result {
   p99: number
   errors: number
   non2xx: number
+  /** CPU the measured server spent per request, in µs (steadier than throughput on a shared machine). */
+  cpuPerRequest?: number
 }
 
 /** The direct setup must bring the tenant key itself; the proxies inject it. */
 const KEY_HEADERS = { 'x-tenant-api-key': BENCH_TENANT_KEY }
 
-async function load(url: string, connections: number, paths: string[]): Promise<Result> {
+async function load(target: Target, connections: number, paths: string[]): Promise<Result> {
   let i = 0
+  const cpuBefore = target.cpuMicros()
   const r = await autocannon({
-    url,
+    url: target.url,
     connections,
     headers: KEY_HEADERS,
     duration: SECONDS,
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
   })
+  const cpuAfter = target.cpuMicros()
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.errors,
     non2xx: r.non2xx,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined
+      ? { cpuPerRequest: (cpuAfter - cpuBefore) / r.requests.total }
+      : {}),
   }
 }
 
@@ -91,19 +98,19 @@ export async function benchCore() {
       )
     const readPaths = (prefix: string) => uuids.map((u) => `${prefix}/v1/orders/${u}`)
     const setups = [
-      ['direct', sandbox.url, ''],
-      ['bare proxy', proxy.url, '/api'],
-      ['gateway', gateway.url, '/api'],
+      ['direct', sandbox, ''],
+      ['bare proxy', proxy, '/api'],
+      ['gateway', gateway, '/api'],
     ] as const
     const results: Record<string, Result> = {}
     for (const [route, paths] of [
       ['quote', quotePaths],
       ['order read', readPaths],
     ] as const) {
-      for (const [name, url, prefix] of setups) {
-        await load(url, 10, paths(prefix).slice(0, 50)) // warm-up
-        results[`${route} ${name} c100`] = await load(url, 100, paths(prefix))
-        results[`${route} ${name} c1`] = await sequential(url, paths(prefix))
+      for (const [name, target, prefix] of setups) {
+        await load(target, 10, paths(prefix).slice(0, 50)) // warm-up
+        results[`${route} ${name} c100`] = await load(target, 100, paths(prefix))
+        results[`${route} ${name} c1`] = await sequential(target.url, paths(prefix))
       }
     }
     console.log('\ncore: throughput (req/s) and latency (ms)')
@@ -111,7 +118,14 @@ export async function benchCore() {
       Object.fromEntries(
         Object.entries(results).map(([k, r]) => [
           k,
-          { rps: Math.round(r.rps), p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx },
+          {
+            rps: Math.round(r.rps),
+            p50: r.p50,
+            p99: r.p99,
+            errors: r.errors,
+            non2xx: r.non2xx,
+            'cpu µs/req': r.cpuPerRequest === undefined ? '' : Math.round(r.cpuPerRequest),
+          },
         ]),
       ),
     )
@@ -121,10 +135,14 @@ export async function benchCore() {
       const d = results[`${route} direct c100`]!
       const g1 = results[`${route} gateway c1`]!
       const d1 = results[`${route} direct c1`]!
+      const cpu =
+        g.cpuPerRequest && b.cpuPerRequest
+          ? `; CPU per request, gateway/bare-proxy = ${(g.cpuPerRequest / b.cpuPerRequest).toFixed(2)}x`
+          : ''
       console.log(
         `${route}: gateway/bare-proxy throughput at 100 connections = ${(g.rps / b.rps).toFixed(2)}x (target >= 0.8); ` +
           `bare-proxy/direct = ${(b.rps / d.rps).toFixed(2)}x; ` +
-          `added median latency over direct at 1 connection = ${(g1.p50 - d1.p50).toFixed(2)} ms (target <= 0.3)`,
+          `added median latency over direct at 1 connection = ${(g1.p50 - d1.p50).toFixed(2)} ms (target <= 0.3)${cpu}`,
       )
     }
   } finally {

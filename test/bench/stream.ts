@@ -101,16 +101,9 @@ function report(
     rows.push([`${r.name}: first client (ms)`, fixed(g.first), fixed(b.first), ''])
     rows.push([`${r.name}: last client (ms)`, fixed(g.last), fixed(b.last), fixed(g.last / b.last, 2)])
   })
-  // Judged as the issue states it: one transition on every order, the worst of the two non-terminal
-  // ones (the first meets cold code and connections). The terminal round is shown for information.
-  const judged = (ts: Timing[]) => Math.max(...ts.slice(0, 2).map((t) => t.last))
-  const ratio = judged(gwTimes) / judged(bareTimes)
-  rows.push([
-    'transition → last client, worst non-terminal round (ms)',
-    fixed(judged(gwTimes)),
-    fixed(judged(bareTimes)),
-    fixed(ratio, 2),
-  ])
+  // Judged round by round (each is one transition on every order), by the worst ratio of the three:
+  // the first meets cold code and connections, the last also ends every stream.
+  const ratio = Math.max(...gwTimes.map((g, i) => g.last / bareTimes[i]!.last))
   const width = Math.max(...rows.map((r) => r[0]!.length)) + 2
   console.log(`\nstatus streams: ${ORDERS} orders × ${PER_ORDER} streams, events of ≈${eventBytes} bytes`)
   console.log(
@@ -125,7 +118,7 @@ function report(
   console.log(
     `targets: ≤${TARGET_MB_PER_1000} MB RSS per 1,000 streams: ${verdict(gw.rssPer1000 <= TARGET_MB_PER_1000)} ` +
       `(${fixed(gw.rssPer1000 - base.rssPer1000, 2)} MB above bare); ` +
-      `transition → last client ≤${TARGET_RATIO}× bare: ${verdict(ratio <= TARGET_RATIO)}; ` +
+      `transition → last client ≤${TARGET_RATIO}× bare in every round: ${verdict(ratio <= TARGET_RATIO)} (worst ${fixed(ratio, 2)}×); ` +
       `one subscription per order: ${verdict(subscriptions.gateway === ORDERS && subscriptions.sandbox === ORDERS)}`,
   )
 }

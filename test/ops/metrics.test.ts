@@ -63,11 +63,24 @@ t.test(
 
     const orderRoute = '/api/v1/orders/:uuid'
     t.equal(
-      sample(text, 'gateway_http_requests_total', { method: 'GET', route: orderRoute, status: '200' }),
+      sample(text, 'gateway_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: orderRoute,
+        status: '200',
+      }),
       1,
     )
-    t.equal(sample(text, 'gateway_http_requests_total', { route: orderRoute, status: '502' }), 1)
-    t.equal(sample(text, 'gateway_http_requests_total', { route: '/api/v1/orders/create', status: '201' }), 2)
+    t.equal(
+      sample(text, 'gateway_http_request_duration_seconds_count', { route: orderRoute, status: '502' }),
+      1,
+    )
+    t.equal(
+      sample(text, 'gateway_http_request_duration_seconds_count', {
+        route: '/api/v1/orders/create',
+        status: '201',
+      }),
+      2,
+    )
     t.equal(
       sample(text, 'gateway_http_request_duration_seconds_count', { route: '/api/v1/tokens', status: '200' }),
       1,
@@ -95,6 +108,7 @@ t.test(
     t.equal(sample(text, 'gateway_catalog_cache_misses_total') !== undefined, true)
     t.equal(sample(text, 'gateway_streams_open'), 1, 'the open stream')
     t.equal(sample(text, 'gateway_upstream_subscriptions'), 1, 'its upstream subscription')
+    t.equal(sample(text, 'gateway_upstream_subscriptions_polling'), 0, 'streaming, not polling')
     t.ok(sample(text, 'process_resident_memory_bytes'), 'process metrics')
     t.equal(sample(text, 'gateway_redis_up'), undefined, 'no Redis gauge without REDIS_URL')
 

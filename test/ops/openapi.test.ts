@@ -143,7 +143,7 @@ t.test('security headers on every response; the docs pages get only the CSP they
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'SAMEORIGIN',
-    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
   }
   for (const url of [
     '/api/v1/tokens',
@@ -155,6 +155,11 @@ t.test('security headers on every response; the docs pages get only the CSP they
   ]) {
     const res = await app.inject({ url })
     t.match(res.headers, common, `${url} (${res.statusCode})`)
+    t.equal(
+      res.headers['cross-origin-opener-policy'],
+      url.includes('/docs') ? 'same-origin' : undefined,
+      `${url}: document-only headers on pages only`,
+    )
     if (!url.includes('/docs')) {
       t.equal(
         res.headers['content-security-policy'],

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import { READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
@@ -49,38 +49,59 @@ t.test(
   },
 )
 
-t.test(
-  'when the upstream stream cannot be opened, the order is polled, and streaming resumes once it can',
-  async (t) => {
-    const gw = await streamGateway(t, { sandbox: behind, tuning: fastReopen })
-    const uuid = await gw.newOrder()
-    const f = gw.follow(uuid)
-    await f.until('the snapshot', () => f.events.length === 1)
-    await subscribed(gw.control, uuid)
+/** A followed order whose upstream stream has just been closed and now cannot be reopened. */
+async function streamDown(t: Test, pollMs: number) {
+  const gw = await streamGateway(t, { sandbox: behind, tuning: { ...fastReopen, pollMs } })
+  const uuid = await gw.newOrder()
+  const f = gw.follow(uuid)
+  await f.until('the snapshot', () => f.events.length === 1)
+  await subscribed(gw.control, uuid)
+  gw.control.fault(STREAM_ROUTE, {
+    kind: 'status',
+    status: 502,
+    body: '<html>bad gateway</html>',
+    count: 1e6,
+  })
+  gw.control.closeStreams(uuid)
+  return { gw, uuid, f }
+}
 
-    gw.control.fault(STREAM_ROUTE, {
-      kind: 'status',
-      status: 502,
-      body: '<html>bad gateway</html>',
-      count: 1_000_000,
-    })
-    gw.control.closeStreams(uuid)
-    await eventually('polling', () => gw.app.streamHub.stats().polls >= 2)
+t.test(
+  'while the upstream stream cannot be opened, the order is polled; once it can, polling stops',
+  async (t) => {
+    const { gw, uuid, f } = await streamDown(t, 50)
+    await eventually('polling', () => gw.app.streamHub.stats().polls >= 3)
+    t.equal(gw.app.streamHub.stats().polling, 1, 'one order on the polling fallback')
     gw.control.deposit(uuid)
     await f.until('the deposit, found by polling', () => f.updates().length === 1)
     t.equal(f.updates()[0]?.data.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
     t.equal(f.updates()[0]?.data.order?.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
 
     gw.control.clearFaults()
-    await subscribed(gw.control, uuid)
+    await eventually('the stream reopened', () => gw.app.streamHub.stats().polling === 0)
     const polls = gw.app.streamHub.stats().polls
     gw.control.confirm(uuid)
     await f.until('the confirmation', () => f.updates().length === 2)
-    t.ok(upstreamStamped(f.updates()[1]?.id ?? ''), 'streamed again: the upstream event itself')
     t.equal(gw.app.streamHub.stats().polls, polls, 'polling stopped')
     t.equal(f.opens, 1, 'the client stayed connected throughout')
   },
 )
+
+t.test('a transition after the upstream stream is back arrives as the upstream event itself', async (t) => {
+  // One poll only (the immediate one): no poll can race the reopened stream to the next transition.
+  const { gw, uuid, f } = await streamDown(t, 60_000)
+  gw.control.deposit(uuid)
+  await f.until('the deposit, found by the first poll', () => f.updates().length === 1)
+  t.notOk(upstreamStamped(f.updates()[0]?.id ?? ''), 'a catch-up event: the upstream sent none')
+
+  gw.control.clearFaults()
+  await subscribed(gw.control, uuid)
+  gw.control.confirm(uuid)
+  await f.until('the confirmation', () => f.updates().length === 2)
+  t.ok(upstreamStamped(f.updates()[1]?.id ?? ''), 'streamed again: the upstream event itself')
+  t.equal(gw.app.streamHub.stats().polls, 1)
+  t.equal(f.opens, 1, 'the client stayed connected throughout')
+})
 
 t.test('a reset or refused upstream stream is reopened with backoff, and nothing is lost', async (t) => {
   const gw = await streamGateway(t, { sandbox: behind, tuning: fastReopen })

@@ -64,6 +64,7 @@ t.test('a client that leaves while its order is being read leaves nothing behind
   t.same(gw.app.streamHub.stats(), {
     openStreams: 0,
     upstreamSubscriptions: 0,
+    polling: 0,
     reconnects: 0,
     polls: 0,
     eventsSent: 0,

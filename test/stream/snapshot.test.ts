@@ -85,6 +85,7 @@ t.test('an unknown order is ORDER_NOT_FOUND, and no upstream stream is opened fo
   t.same(gw.app.streamHub.stats(), {
     openStreams: 0,
     upstreamSubscriptions: 0,
+    polling: 0,
     reconnects: 0,
     polls: 0,
     eventsSent: 0,
