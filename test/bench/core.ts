@@ -1,12 +1,14 @@
 // Quote and order-read throughput and latency, in one run, for three setups: direct to the sandbox,
 // a bare @fastify/http-proxy that only injects the key (the baseline), and the gateway with every
-// feature on. Prints the ratios the issue sets targets for. Loopback only; bounded in time.
+// feature on. The setups take turns, round after round, so a drift in the machine's speed hits them
+// alike; each ratio is the median of the rounds' own ratios. Loopback only; bounded in time.
 import autocannon from 'autocannon'
 import { Pool } from 'undici'
 import { BENCH_TENANT_KEY, benchPair, createOrders } from './setup.js'
 import { startTarget, type Target } from './spawn.js'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 
 interface Result {
   rps: number
@@ -102,50 +104,68 @@ export async function benchCore() {
       ['bare proxy', proxy, '/api'],
       ['gateway', gateway, '/api'],
     ] as const
-    const results: Record<string, Result> = {}
+    const rounds: Record<string, Result[]> = {}
+    const record = (key: string, r: Result) => (rounds[key] ??= []).push(r)
     for (const [route, paths] of [
       ['quote', quotePaths],
       ['order read', readPaths],
     ] as const) {
-      for (const [name, target, prefix] of setups) {
-        await load(target, 10, paths(prefix).slice(0, 50)) // warm-up
-        results[`${route} ${name} c100`] = await load(target, 100, paths(prefix))
-        results[`${route} ${name} c1`] = await sequential(target.url, paths(prefix))
+      for (const [, target, prefix] of setups) await load(target, 10, paths(prefix).slice(0, 50)) // warm-up
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [name, target, prefix] of setups) {
+          record(`${route} ${name} c100`, await load(target, 100, paths(prefix)))
+        }
+        for (const [name, target, prefix] of setups) {
+          record(`${route} ${name} c1`, await sequential(target.url, paths(prefix)))
+        }
       }
     }
-    console.log('\ncore: throughput (req/s) and latency (ms)')
+    console.log(`\ncore: throughput (req/s) and latency (ms), medians of ${ROUNDS} rounds of ${SECONDS} s`)
     console.table(
       Object.fromEntries(
-        Object.entries(results).map(([k, r]) => [
+        Object.entries(rounds).map(([k, rs]) => [
           k,
           {
-            rps: Math.round(r.rps),
-            p50: r.p50,
-            p99: r.p99,
-            errors: r.errors,
-            non2xx: r.non2xx,
-            'cpu µs/req': r.cpuPerRequest === undefined ? '' : Math.round(r.cpuPerRequest),
+            rps: Math.round(median(rs.map((r) => r.rps))),
+            p50: median(rs.map((r) => r.p50)),
+            p99: median(rs.map((r) => r.p99)),
+            errors: sum(rs.map((r) => r.errors)),
+            non2xx: sum(rs.map((r) => r.non2xx)),
+            'cpu µs/req':
+              rs[0]?.cpuPerRequest === undefined
+                ? ''
+                : Math.round(median(rs.map((r) => r.cpuPerRequest ?? 0))),
           },
         ]),
       ),
     )
     for (const route of ['quote', 'order read']) {
-      const g = results[`${route} gateway c100`]!
-      const b = results[`${route} bare proxy c100`]!
-      const d = results[`${route} direct c100`]!
-      const g1 = results[`${route} gateway c1`]!
-      const d1 = results[`${route} direct c1`]!
-      const cpu =
-        g.cpuPerRequest && b.cpuPerRequest
-          ? `; CPU per request, gateway/bare-proxy = ${(g.cpuPerRequest / b.cpuPerRequest).toFixed(2)}x`
-          : ''
+      const per = (setup: string, by: (r: Result) => number) => rounds[`${route} ${setup}`]!.map(by)
+      /** The rounds' own ratios of a to b (or differences), listed, and their median. */
+      const paired = (a: number[], b: number[], op: (x: number, y: number) => number) => {
+        const values = a.map((x, i) => op(x, b[i]!))
+        return `${median(values).toFixed(2)} (rounds: ${values.map((v) => v.toFixed(2)).join(', ')})`
+      }
+      const rps = (setup: string) => per(setup, (r) => r.rps)
+      const p50 = (setup: string) => per(setup, (r) => r.p50)
+      const cpu = (setup: string) => per(setup, (r) => r.cpuPerRequest ?? Number.NaN)
+      const ratio = (x: number, y: number) => x / y
       console.log(
-        `${route}: gateway/bare-proxy throughput at 100 connections = ${(g.rps / b.rps).toFixed(2)}x (target >= 0.8); ` +
-          `bare-proxy/direct = ${(b.rps / d.rps).toFixed(2)}x; ` +
-          `added median latency over direct at 1 connection = ${(g1.p50 - d1.p50).toFixed(2)} ms (target <= 0.3)${cpu}`,
+        `${route}: gateway/bare-proxy throughput at 100 connections = ${paired(rps('gateway c100'), rps('bare proxy c100'), ratio)}x (target >= 0.8); ` +
+          `bare-proxy/direct = ${paired(rps('bare proxy c100'), rps('direct c100'), ratio)}x; ` +
+          `added median latency over direct at 1 connection = ${paired(p50('gateway c1'), p50('direct c1'), (x, y) => x - y)} ms (target <= 0.3); ` +
+          `CPU per request, gateway/bare-proxy = ${paired(cpu('gateway c100'), cpu('bare proxy c100'), ratio)}x`,
       )
     }
   } finally {
     for (const s of [gateway, proxy, sandbox]) s.stop()
   }
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
