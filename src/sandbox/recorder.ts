@@ -1,5 +1,6 @@
 // The log of requests received on spec routes, for tests that assert what a gateway actually
-// sent upstream (headers it must add or strip, retries it must not make).
+// sent upstream (headers it must add or strip, retries it must not make). It keeps the latest
+// requests only, so a sandbox that serves a long session or a benchmark does not grow without end.
 import type { FastifyRequest } from 'fastify'
 import type { RouteKey } from './route-keys.js'
 
@@ -18,8 +19,13 @@ export interface RecordedRequest {
   at: number
 }
 
+/** How many of the latest requests the log keeps by default. */
+export const REQUEST_LOG_LIMIT = 10_000
+
 export class RequestLog {
   readonly entries: RecordedRequest[] = []
+
+  constructor(private readonly limit = REQUEST_LOG_LIMIT) {}
 
   record(request: FastifyRequest, route: RouteKey | null, at: number): RecordedRequest {
     const entry: RecordedRequest = {
@@ -32,6 +38,8 @@ export class RequestLog {
       at,
     }
     this.entries.push(entry)
+    // Trimmed in steps of `limit`, in place: one splice per `limit` requests, not one per request.
+    if (this.entries.length >= 2 * this.limit) this.entries.splice(0, this.entries.length - this.limit)
     return entry
   }
 

@@ -8,7 +8,7 @@ import { BENCH_TENANT_KEY, benchPair, createOrders } from './setup.js'
 import { startTarget, type Target } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 
 interface Result {
   rps: number
