@@ -10,6 +10,7 @@ import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { GatewayError } from '../errors.js'
+import { cookiesOf } from './cookies.js'
 
 export interface OriginPolicyOptions {
   publicOrigin: string
@@ -73,12 +74,12 @@ export const originPolicy = fp(
       const origin = request.headers.origin
       if (origin !== undefined)
         return grants.has(origin) ? undefined : 'Requests from this origin are not allowed.'
-      if (SAFE_METHODS.has(request.method) || request.cookies[opts.sessionCookieName] === undefined)
+      if (SAFE_METHODS.has(request.method) || cookiesOf(request)[opts.sessionCookieName] === undefined)
         return undefined
       return 'A request that changes state with the session cookie must come from an allowed Origin; other clients use the Bearer session token.'
     }
 
-    await app.register(cookie)
+    await app.register(cookie, { hook: false })
     app.addHook('onRequest', (request, reply, done) => {
       // Answers differ by Origin, so shared caches must key on it, whether or not one was sent.
       reply.header('vary', 'Origin')

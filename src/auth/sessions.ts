@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CredentialSource, UserCredentials } from '../orders/ports.js'
 import type { Challenges } from './challenge.js'
+import { cookiesOf } from './cookies.js'
 import { cookieAttributes, isLapsed, type Session, type SessionCookie, sessionSchema } from './session.js'
 import type { SessionSealer } from './session-seal.js'
 
@@ -74,7 +75,7 @@ export class Sessions implements CredentialSource {
   private async unsealFrom(request: FastifyRequest): Promise<SessionState> {
     const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1]
     const source = bearer === undefined ? 'cookie' : 'bearer'
-    const sealed = bearer ?? request.cookies[this.cookie.name]
+    const sealed = bearer ?? cookiesOf(request)[this.cookie.name]
     if (!sealed) return { state: 'none' }
     const parsed = sessionSchema.safeParse(await this.sealer.unseal(sealed))
     const now = this.clock.now()

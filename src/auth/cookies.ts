@@ -1,0 +1,12 @@
+// Request cookies, parsed when first read. @fastify/cookie is registered without its parsing hook:
+// that hook gave every request a cookie object and a Set-Cookie map, and every response a pass
+// through its onSend hook, though only sessions and the origin policy's state-change rule read them.
+// Setting a cookie still works as the plugin documents (it creates the map on first use).
+import type { FastifyRequest } from 'fastify'
+
+export function cookiesOf(request: FastifyRequest): FastifyRequest['cookies'] {
+  const parsed = request.cookies as FastifyRequest['cookies'] | null
+  if (parsed) return parsed
+  request.cookies = request.server.parseCookie(request.headers.cookie ?? '')
+  return request.cookies
+}
