@@ -120,7 +120,9 @@ export class OrderFeed {
   close(): void {
     if (this.ended) return
     this.ended = true
-    this.subscription.close()
+    // Let go of the upstream connection on the next turn: closing it costs more than sending the last
+    // event to a hundred clients, and a terminal status often reaches many orders at once.
+    setImmediate(() => this.subscription.close())
     this.host.ended(this)
   }
 
