@@ -36,7 +36,7 @@ export async function historyRoute(app: FastifyInstance, opts: { credentials: Cr
         const history = await app.upstream.call(request.upstreamContext(), {
           operation: 'history',
           path: '/v1/orders',
-          query,
+          query: query.toString(),
           accessToken: user.accessToken,
           schema: historySchema,
         })

@@ -31,12 +31,8 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
       const ctx = request.upstreamContext()
       await opts.guard.checkPair(ctx, q.depositTokenId, q.settleTokenId)
       const user = await opts.credentials.credentialsFor(request, 'ignore')
-      const query = new URLSearchParams({
-        depositTokenId: String(q.depositTokenId),
-        settleTokenId: String(q.settleTokenId),
-        amount: q.amount,
-        amountIsDeposit: q.amountIsDeposit,
-      })
+      // Built from validated values: numbers, a decimal and a boolean word.
+      const query = `depositTokenId=${q.depositTokenId}&settleTokenId=${q.settleTokenId}&amount=${encodeURIComponent(q.amount)}&amountIsDeposit=${q.amountIsDeposit}`
       const key = `${query}|${user?.accessToken ?? ''}`
       const quote = await quotes.run(key, () =>
         app.upstream.call(ctx, {
@@ -72,7 +68,7 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
         operation: 'swapLimits',
         path: '/v1/tokens/swap-limits',
         // Parameters beyond the two ids are the upstream's business: forwarded exactly as given.
-        query: new URLSearchParams(request.url.split('?')[1] ?? ''),
+        query: new URLSearchParams(request.url.split('?')[1] ?? '').toString(),
         tenantKey: true,
         accessToken: user?.accessToken,
         schema: swapLimitsSchema,

@@ -53,7 +53,8 @@ export interface UpstreamCall<T> {
   method?: 'GET' | 'POST'
   /** Path below the upstream base URL, built from validated values only. */
   path: string
-  query?: URLSearchParams
+  /** An encoded query string, without the `?`. */
+  query?: string
   body?: unknown
   tenantKey?: boolean
   accessToken?: string
@@ -265,9 +266,8 @@ export class UpstreamClient {
     await Promise.all([this.pool.close(), this.streams.destroy()])
   }
 
-  private pathOf(call: { path: string; query?: URLSearchParams }): string {
-    const query = call.query?.toString()
-    return `${this.basePath}${call.path}${query ? `?${query}` : ''}`
+  private pathOf(call: { path: string; query?: string }): string {
+    return `${this.basePath}${call.path}${call.query ? `?${call.query}` : ''}`
   }
 
   private headersOf(

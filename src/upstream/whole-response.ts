@@ -10,6 +10,46 @@ export interface WholeResponse {
   body: Buffer
 }
 
+/** One call's handler: a class, so a call costs one object rather than a closure per callback. */
+class WholeResponseHandler implements Dispatcher.DispatchHandler {
+  private status = 0
+  private headers: IncomingHttpHeaders = {}
+  private readonly chunks: Buffer[] = []
+
+  constructor(
+    private readonly resolve: (response: WholeResponse) => void,
+    private readonly reject: (error: Error) => void,
+    private readonly onHead: ((status: number) => void) | undefined,
+  ) {}
+
+  // Its presence selects undici's current handler interface; nothing to do at the start.
+  onRequestStart(): void {}
+
+  // Called again after a 1xx: the final status and headers win.
+  onResponseStart(_controller: unknown, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode
+    this.headers = headers
+    this.onHead?.(statusCode)
+  }
+
+  onResponseData(_controller: unknown, chunk: Buffer): void {
+    this.chunks.push(chunk)
+  }
+
+  onResponseEnd(): void {
+    const { chunks } = this
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+    })
+  }
+
+  onResponseError(_controller: unknown, error: Error): void {
+    this.reject(error)
+  }
+}
+
 /** `onHead` hears the status as soon as the head arrives, before the body (which may still fail). */
 export function requestWhole(
   dispatcher: Dispatcher,
@@ -17,27 +57,6 @@ export function requestWhole(
   onHead?: (status: number) => void,
 ): Promise<WholeResponse> {
   return new Promise((resolve, reject) => {
-    let status = 0
-    let headers: IncomingHttpHeaders = {}
-    const chunks: Buffer[] = []
-    dispatcher.dispatch(options, {
-      // Its presence selects undici's current handler interface; nothing to do at the start.
-      onRequestStart() {},
-      // Called again after a 1xx: the final status and headers win.
-      onResponseStart(_controller, statusCode, responseHeaders) {
-        status = statusCode
-        headers = responseHeaders
-        onHead?.(statusCode)
-      },
-      onResponseData(_controller, chunk) {
-        chunks.push(chunk)
-      },
-      onResponseEnd() {
-        resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) })
-      },
-      onResponseError(_controller, error) {
-        reject(error)
-      },
-    })
+    dispatcher.dispatch(options, new WholeResponseHandler(resolve, reject, onHead))
   })
 }
