@@ -70,23 +70,25 @@ export const originPolicy = fp(
       }),
     )
 
-    const refusal = (request: FastifyRequest): string | undefined => {
-      const origin = request.headers.origin
-      if (origin !== undefined)
-        return grants.has(origin) ? undefined : 'Requests from this origin are not allowed.'
-      if (SAFE_METHODS.has(request.method) || cookiesOf(request)[opts.sessionCookieName] === undefined)
-        return undefined
-      return 'A request that changes state with the session cookie must come from an allowed Origin; other clients use the Bearer session token.'
-    }
+    /** Why a request without an Origin is refused, if it is. */
+    const refusalWithoutOrigin = (request: FastifyRequest): string | undefined =>
+      SAFE_METHODS.has(request.method) || cookiesOf(request)[opts.sessionCookieName] === undefined
+        ? undefined
+        : 'A request that changes state with the session cookie must come from an allowed Origin; other clients use the Bearer session token.'
 
     await app.register(cookie, { hook: false })
     app.addHook('onRequest', (request, reply, done) => {
       // Answers differ by Origin, so shared caches must key on it, whether or not one was sent.
       reply.header('vary', 'Origin')
-      const why = refusal(request)
-      if (why) return done(new GatewayError('ORIGIN_NOT_ALLOWED', why))
-      const grant = request.headers.origin === undefined ? undefined : grants.get(request.headers.origin)
-      if (grant) reply.headers(request.method === 'OPTIONS' ? grant.preflight : grant.answer)
+      const origin = request.headers.origin
+      if (origin === undefined) {
+        const why = refusalWithoutOrigin(request)
+        return done(why ? new GatewayError('ORIGIN_NOT_ALLOWED', why) : undefined)
+      }
+      const grant = grants.get(origin)
+      if (!grant)
+        return done(new GatewayError('ORIGIN_NOT_ALLOWED', 'Requests from this origin are not allowed.'))
+      reply.headers(request.method === 'OPTIONS' ? grant.preflight : grant.answer)
       done()
     })
     // Preflights (and any OPTIONS) on every path: 204, with the grant the hook above added. Never

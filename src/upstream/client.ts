@@ -181,6 +181,7 @@ export class UpstreamClient {
       }
     }
 
+    const timeout = timeoutOf(remaining)
     // Known as soon as the answer's head arrives, so a body that then fails is logged with it.
     let headStatus: number | undefined
     let res: WholeResponse
@@ -193,8 +194,8 @@ export class UpstreamClient {
           headers: this.headersOf(ctx, call),
           body: call.body === undefined ? null : JSON.stringify(call.body),
           // undici's own timers enforce the deadline; an AbortSignal per call costs more.
-          headersTimeout: timeoutOf(remaining),
-          bodyTimeout: timeoutOf(remaining),
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
         },
         (status) => {
           headStatus = status
