@@ -19,29 +19,62 @@ export const REDACT_PATHS = [
   'headers["x-tenant-api-key"]',
 ]
 
-/** Batched destinations, flushed when the process exits (pino does that for asynchronous ones only). */
-const batched = new Set<ReturnType<typeof pino.destination>>()
-const flushBatched = () => {
-  for (const stream of batched) stream.flushSync()
-}
+const BATCH_CHARS = 4096
+const FLUSH_EVERY_MS = 250
 
 /**
- * Where log lines go: in batches of 4 KiB, or every 250 ms when traffic is light, and on exit.
- * Written synchronously (pino's own default): an asynchronous write goes through libuv's thread
- * pool, and that hand-off cost more CPU per line than building the line.
+ * Lines joined into batches of about 4 KiB and handed to sonic-boom one batch at a time, which writes
+ * each synchronously (pino's own default: an asynchronous write goes through libuv's thread pool,
+ * and that hand-off cost more CPU per line than building the line). sonic-boom's own buffering
+ * (`minLength`) measures its whole pending buffer again on every line, up to 4 KiB of UTF-8 per log
+ * line; that cost more than the rest of the line. Joined here, each batch is measured once.
  */
+class BatchedDestination {
+  private lines: string[] = []
+  private chars = 0
+
+  constructor(readonly stream: ReturnType<typeof pino.destination>) {}
+
+  write(line: string): void {
+    this.lines.push(line)
+    this.chars += line.length
+    if (this.chars >= BATCH_CHARS) this.flush()
+  }
+
+  /** Hands the pending lines to the stream, which writes them before returning. */
+  flush(): void {
+    if (this.lines.length === 0) return
+    const text = this.lines.join('')
+    this.lines = []
+    this.chars = 0
+    this.stream.write(text)
+  }
+}
+
+/** Batched destinations, flushed when the process exits (pino does that for asynchronous ones only). */
+const batched = new Set<BatchedDestination>()
+const flushBatched = () => {
+  for (const destination of batched) destination.flush()
+}
+
+/** Where log lines go: in batches of about 4 KiB, or every 250 ms when traffic is light, and on exit. */
 export function logDestination(dest: number | string) {
-  const stream = pino.destination({ dest, sync: true, minLength: 4096, periodicFlush: 250 })
+  const destination = new BatchedDestination(pino.destination({ dest, sync: true }))
   if (!process.listeners('exit').includes(flushBatched)) process.once('exit', flushBatched)
-  batched.add(stream)
-  stream.once('close', () => batched.delete(stream))
-  return stream
+  batched.add(destination)
+  const timer = setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref()
+  destination.stream.once('close', () => {
+    clearInterval(timer)
+    batched.delete(destination)
+  })
+  return destination
 }
 
 const UUID = /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 
-/** Keeps the first 8 hex digits of each uuid: enough to correlate, useless to read an order. */
-export const shortenIds = (text: string): string => text.replace(UUID, '$1…')
+/** Keeps the first 8 hex digits of each uuid: enough to correlate, useless to read an order. Text
+ * without a hyphen holds no uuid, and most request lines have none: the scan is skipped for them. */
+export const shortenIds = (text: string): string => (text.includes('-') ? text.replace(UUID, '$1…') : text)
 
 declare module 'fastify' {
   interface FastifyRequest {
