@@ -72,8 +72,10 @@ export function logDestination(dest: number | string) {
 
 const UUID = /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 
-/** Keeps the first 8 hex digits of each uuid: enough to correlate, useless to read an order. Text
- * without a hyphen holds no uuid, and most request lines have none: the scan is skipped for them. */
+/**
+ * Keeps the first 8 hex digits of each uuid: enough to correlate, useless to read an order. Text
+ * without a hyphen holds no uuid (most request lines): the scan is skipped for it.
+ */
 export const shortenIds = (text: string): string => (text.includes('-') ? text.replace(UUID, '$1…') : text)
 
 declare module 'fastify' {
