@@ -1,7 +1,8 @@
 // Quote and order-read throughput and latency, in one run, for three setups: direct to the sandbox,
 // a bare @fastify/http-proxy that only injects the key (the baseline), and the gateway with every
-// feature on. The setups take turns, round after round, so a drift in the machine's speed hits them
-// alike; each ratio is the median of the rounds' own ratios. Loopback only; bounded in time.
+// feature on. The setups take turns, round after round and in a rotating order, so a drift in the
+// machine's speed hits them alike; each ratio is the median of the rounds' own ratios. Loopback
+// only; bounded in time.
 import autocannon from 'autocannon'
 import { Pool } from 'undici'
 import { BENCH_TENANT_KEY, benchPair, createOrders } from './setup.js'
@@ -9,6 +10,8 @@ import { startTarget, type Target } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+/** A second bare proxy in the gateway's place: how far two identical servers differ on this machine. */
+const CONTROL = process.env.BENCH_CONTROL === '1'
 
 interface Result {
   rps: number
@@ -86,7 +89,7 @@ async function json(url: string, init?: RequestInit) {
 export async function benchCore() {
   const sandbox = await startTarget(['sandbox'])
   const proxy = await startTarget(['proxy', sandbox.url])
-  const gateway = await startTarget(['gateway', sandbox.url])
+  const gateway = await startTarget([CONTROL ? 'proxy' : 'gateway', sandbox.url])
   try {
     const tokens = (await json(`${sandbox.url}/v1/tokens`)) as Parameters<typeof createOrders>[1]
     const { usdt, eth } = benchPair(tokens)
@@ -112,15 +115,20 @@ export async function benchCore() {
     ] as const) {
       for (const [, target, prefix] of setups) await load(target, 10, paths(prefix).slice(0, 50)) // warm-up
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [name, target, prefix] of setups) {
+        // Each round starts with the next setup, so none always runs right after the same other one.
+        const turn = [...setups.slice(round % setups.length), ...setups.slice(0, round % setups.length)]
+        for (const [name, target, prefix] of turn) {
           record(`${route} ${name} c100`, await load(target, 100, paths(prefix)))
         }
-        for (const [name, target, prefix] of setups) {
+        for (const [name, target, prefix] of turn) {
           record(`${route} ${name} c1`, await sequential(target.url, paths(prefix)))
         }
       }
     }
-    console.log(`\ncore: throughput (req/s) and latency (ms), medians of ${ROUNDS} rounds of ${SECONDS} s`)
+    console.log(
+      `\ncore: throughput (req/s) and latency (ms), medians of ${ROUNDS} rounds of ${SECONDS} s` +
+        (CONTROL ? ' (control: "gateway" is a second bare proxy)' : ''),
+    )
     console.table(
       Object.fromEntries(
         Object.entries(rounds).map(([k, rs]) => [
