@@ -1,6 +1,7 @@
 // Inputs of the auth routes (CONTRACT.md §7), checked before any upstream call.
 import { isAddress } from 'viem'
 import { z } from 'zod'
+import { bodyField, bodyObject, queryField } from '../edge/field-messages.js'
 
 const CHAIN_ID = /^(?:eip155:)?[1-9]\d{0,15}$/
 /** Printable ASCII without spaces: what an address, chain id or signature can be made of. */
@@ -9,13 +10,16 @@ const TOKEN_TEXT = /^[\x21-\x7e]+$/
 export const challengeQuery = z
   .object({
     address: z
-      .string()
+      .string({ error: queryField('must be an EVM address') })
       .refine(
         (a) => isAddress(a),
         'must be an EVM address (0x and 40 hex digits, checksummed when mixed-case)',
       )
       .optional(),
-    chainId: z.string().regex(CHAIN_ID, 'must be a decimal EVM chain id (1) or CAIP-2 (eip155:1)').optional(),
+    chainId: z
+      .string({ error: queryField('must be a chain id') })
+      .regex(CHAIN_ID, 'must be a decimal EVM chain id (1) or CAIP-2 (eip155:1)')
+      .optional(),
   })
   .superRefine((q, ctx) => {
     if ((q.address === undefined) === (q.chainId === undefined)) return
@@ -23,15 +27,26 @@ export const challengeQuery = z
     ctx.addIssue({ code: 'custom', path: [missing], message: 'address and chainId must be given together' })
   })
 
+/** Text of 1 to `max` characters; an empty or oversized value gets that one error, not a second. */
+const bounded = (max: number) =>
+  z
+    .string({ error: bodyField('must be a string') })
+    .min(1, { message: 'must not be empty', abort: true })
+    .max(max, { message: `must be at most ${max} characters`, abort: true })
+const tokenText = (max: number) => bounded(max).regex(TOKEN_TEXT, 'must be printable text without spaces')
+
 /** The upstream's verify body; only its documented fields are forwarded. */
-export const verifyBody = z.object({
-  data: z.object({
-    chainId: z.string().min(1).max(64).regex(TOKEN_TEXT, 'must be printable text without spaces'),
-    accountAddress: z.string().min(1).max(128).regex(TOKEN_TEXT, 'must be printable text without spaces'),
-  }),
-  message: z.string().min(1).max(4096),
-  signature: z.string().min(1).max(2048).regex(TOKEN_TEXT, 'must be printable text without spaces'),
-})
+export const verifyBody = z.object(
+  {
+    data: z.object(
+      { chainId: tokenText(64), accountAddress: tokenText(128) },
+      { error: bodyField('must be an object') },
+    ),
+    message: bounded(4096),
+    signature: tokenText(2048),
+  },
+  { error: bodyObject },
+)
 export type VerifyBody = z.infer<typeof verifyBody>
 
 /** `X-Session-Mode: token` asks for the sealed session in the body too, for clients without cookies. */

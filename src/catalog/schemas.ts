@@ -1,13 +1,11 @@
-// The catalog routes' inputs. A repeated parameter arrives as an array and is refused with its own
-// message, so `?network=ETH&network=SOL` is a clear error rather than a silent choice of one.
+// The catalog routes' inputs. A repeated parameter is refused with its own message, so
+// `?network=ETH&network=SOL` is a clear error rather than a silent choice of one.
 import { z } from 'zod'
-
-const givenOnce = (issue: { input?: unknown }) =>
-  Array.isArray(issue.input) ? 'must be given only once' : undefined
+import { queryField } from '../edge/field-messages.js'
 
 const text = (max: number) =>
   z
-    .string({ error: (issue) => givenOnce(issue) ?? 'must be text' })
+    .string({ error: queryField('must be text') })
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
@@ -16,7 +14,7 @@ const text = (max: number) =>
 /** Filters of GET /v1/tokens (CONTRACT.md §4). Unknown parameters (cache busters) are ignored. */
 export const tokensQuery = z.object({
   tradable: z
-    .enum(['true', 'false'], { error: (issue) => givenOnce(issue) ?? 'must be true or false' })
+    .enum(['true', 'false'], { error: queryField('must be true or false') })
     .transform((v) => v === 'true')
     .optional(),
   network: text(32).optional(),

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { queryField } from '../edge/field-messages.js'
 import { GatewayError } from '../errors.js'
 import { historySchema } from '../upstream/schemas.js'
 import type { CredentialSource } from './ports.js'
@@ -11,7 +12,7 @@ import type { CredentialSource } from './ports.js'
 const MAX_PAGE_SIZE = 100
 const page = (max: number) =>
   z
-    .string()
+    .string({ error: queryField('must be a positive integer') })
     .regex(/^[1-9]\d{0,8}$/, 'must be a positive integer')
     .transform(Number)
     .refine((n) => n <= max, `must be at most ${max}`)

@@ -1,21 +1,25 @@
 // Inputs of the pricing and order routes (CONTRACT.md §5), checked before any upstream call.
 import { z } from 'zod'
+import { bodyField, bodyObject, queryField } from '../edge/field-messages.js'
 
 /** A positive integer id, from a query string (text) or a JSON body (number). */
 export const tokenIdQuery = z
-  .string()
+  .string({ error: queryField('must be a positive integer') })
   .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
   .transform(Number)
-export const tokenId = z.int().positive().max(Number.MAX_SAFE_INTEGER)
+/** z.int() itself refuses integers beyond the safe range. */
+export const tokenId = z
+  .int({ error: bodyField('must be a positive integer') })
+  .positive('must be a positive integer')
 
-const booleanText = z.enum(['true', 'false'], { message: 'must be true or false' })
+const booleanText = z.enum(['true', 'false'], { error: queryField('must be true or false') })
 
 export const quoteQuery = z.object({
   depositTokenId: tokenIdQuery,
   settleTokenId: tokenIdQuery,
   amount: z
-    .string({ message: 'is required' })
-    .regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, 'must be a positive number')
+    .string({ error: queryField('must be a positive number') })
+    .regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, { message: 'must be a positive number', abort: true })
     .refine((v) => Number.isFinite(Number(v)) && Number(v) > 0, 'must be a positive number'),
   amountIsDeposit: booleanText,
 })
@@ -26,13 +30,20 @@ export const swapLimitsQuery = z.looseObject({
   settleTokenId: tokenIdQuery,
 })
 
-export const createBody = z.strictObject({
-  depositTokenId: tokenId,
-  settleTokenId: tokenId,
-  receivingAddress: z.string().trim().min(1, 'is required').max(256),
-  intendedAmount: z.number().finite().nonnegative(),
-  intendedIsDeposit: z.boolean(),
-})
+export const createBody = z.strictObject(
+  {
+    depositTokenId: tokenId,
+    settleTokenId: tokenId,
+    receivingAddress: z
+      .string({ error: bodyField('must be a string') })
+      .trim()
+      .min(1, 'is required')
+      .max(256, 'must be at most 256 characters'),
+    intendedAmount: z.number({ error: bodyField('must be a number') }).nonnegative('must not be negative'),
+    intendedIsDeposit: z.boolean({ error: bodyField('must be true or false') }),
+  },
+  { error: bodyObject },
+)
 export type CreateBody = z.infer<typeof createBody>
 
 export const createHeaders = z.looseObject({

@@ -203,6 +203,11 @@ t.test(
         ['body.data.chainId'],
       ],
       [
+        'empty chain id and signature: one error each',
+        { data: { chainId: '', accountAddress: '0xabc' }, message: 'm', signature: '' },
+        ['body.data.chainId', 'body.signature'],
+      ],
+      [
         'empty message',
         { data: { chainId: '1', accountAddress: '0xabc' }, message: '', signature: '0x1' },
         ['body.message'],

@@ -28,19 +28,53 @@ t.test('a create returns 201 with the upstream order, sent once with the tenant 
 })
 
 t.test('malformed bodies are refused before the upstream', async (t) => {
-  const { create, app, sandbox, p } = await setup(t)
+  // More creates than the default per-minute limit: each malformed body is one request.
+  const { create, app, sandbox, p } = await setup(t, {
+    RATE_LIMITS: JSON.stringify({ create: { max: 100, timeWindow: 60_000 } }),
+  })
   const good = orderBody(p)
-  const cases: Array<[string, unknown, string]> = [
-    ['missing field', { ...good, receivingAddress: undefined }, 'body.receivingAddress'],
-    ['string id', { ...good, depositTokenId: '12' }, 'body.depositTokenId'],
-    ['negative id', { ...good, settleTokenId: -3 }, 'body.settleTokenId'],
-    ['flag as text', { ...good, intendedIsDeposit: 'yes' }, 'body.intendedIsDeposit'],
-    ['amount as text', { ...good, intendedAmount: '5' }, 'body.intendedAmount'],
+  const cases: Array<[string, unknown, Array<{ path: string; message: string }>]> = [
+    [
+      'missing field',
+      { ...good, receivingAddress: undefined },
+      [{ path: 'body.receivingAddress', message: 'is required' }],
+    ],
+    [
+      'string id',
+      { ...good, depositTokenId: '12' },
+      [{ path: 'body.depositTokenId', message: 'must be a positive integer' }],
+    ],
+    [
+      'negative id',
+      { ...good, settleTokenId: -3 },
+      [{ path: 'body.settleTokenId', message: 'must be a positive integer' }],
+    ],
+    [
+      'id beyond the safe integers',
+      { ...good, settleTokenId: 2 ** 60 },
+      [{ path: 'body.settleTokenId', message: 'must be a positive integer' }],
+    ],
+    [
+      'flag as text',
+      { ...good, intendedIsDeposit: 'yes' },
+      [{ path: 'body.intendedIsDeposit', message: 'must be true or false' }],
+    ],
+    [
+      'amount as text',
+      { ...good, intendedAmount: '5' },
+      [{ path: 'body.intendedAmount', message: 'must be a number' }],
+    ],
+    [
+      'negative amount',
+      { ...good, intendedAmount: -1 },
+      [{ path: 'body.intendedAmount', message: 'must not be negative' }],
+    ],
+    ['an array', [good], [{ path: 'body', message: 'must be a JSON object' }]],
   ]
-  for (const [name, body, path] of cases) {
+  for (const [name, body, errors] of cases) {
     const res = await create(body)
     const problem = assertProblem(t, res, 'VALIDATION_FAILED')
-    t.match(problem.errors, [{ path }], name)
+    t.same(problem.errors, errors, name)
   }
   const badJson = await app.inject({
     method: 'POST',

@@ -58,10 +58,12 @@ t.test(
       '&amount=-5',
       '&amount=Infinity',
       '&amount=1e999',
+      '&amount=1&amount=2',
     ]) {
       const res = await app.inject(`/api${QUOTE}?${base}${amount}`)
       const body = assertProblem(t, res, 'INVALID_AMOUNT')
-      t.match(body.errors, [{ path: 'query.amount' }], `field named for "${amount}"`)
+      const paths = (body.errors as Array<{ path: string }>).map((e) => e.path)
+      t.same(paths, ['query.amount'], `one error, naming the field, for "${amount}"`)
     }
     t.equal(sandbox.control.requestsTo('GET /v1/tokens/quote').length, 0)
   },
@@ -76,7 +78,15 @@ t.test('malformed ids and flags are VALIDATION_FAILED with one error per field',
   const paths = (body.errors as Array<{ path: string }>).map((e) => e.path).sort()
   t.same(paths, ['query.amountIsDeposit', 'query.depositTokenId', 'query.settleTokenId'])
   const limits = await app.inject('/api/v1/tokens/swap-limits?depositTokenId=1')
-  assertProblem(t, limits, 'VALIDATION_FAILED')
+  t.same(assertProblem(t, limits, 'VALIDATION_FAILED').errors, [
+    { path: 'query.settleTokenId', message: 'is required' },
+  ])
+  const twice = await app.inject(
+    `/api${QUOTE}?depositTokenId=1&settleTokenId=2&amount=1&amountIsDeposit=true&amountIsDeposit=false`,
+  )
+  t.same(assertProblem(t, twice, 'VALIDATION_FAILED').errors, [
+    { path: 'query.amountIsDeposit', message: 'must be given only once' },
+  ])
   t.equal(sandbox.control.requestsTo('GET /v1/tokens/quote').length, 0, 'nothing sent upstream')
 })
 
