@@ -27,12 +27,12 @@ export const challengeQuery = z
     ctx.addIssue({ code: 'custom', path: [missing], message: 'address and chainId must be given together' })
   })
 
-/** Text of 1 to `max` characters; an empty or oversized value gets that one error, not a second. */
+/** Text of 1 to `max` characters. */
 const bounded = (max: number) =>
   z
     .string({ error: bodyField('must be a string') })
-    .min(1, { message: 'must not be empty', abort: true })
-    .max(max, { message: `must be at most ${max} characters`, abort: true })
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
 const tokenText = (max: number) => bounded(max).regex(TOKEN_TEXT, 'must be printable text without spaces')
 
 /** The upstream's verify body; only its documented fields are forwarded. */

@@ -21,14 +21,23 @@ declare module 'fastify' {
 
 const CONTEXT_NAMES: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' }
 
+/**
+ * One entry per bad field, its first failure: zod goes on checking a field after a check fails, so a
+ * value that is both malformed and out of range would otherwise be listed twice.
+ */
+function fieldErrors(err: FastifyError, where: string): FieldError[] {
+  if (!hasZodFastifySchemaValidationErrors(err)) return [{ path: where, message: err.message }]
+  const byPath = new Map<string, FieldError>()
+  for (const v of err.validation) {
+    const path = [where, ...v.instancePath.split('/').filter(Boolean)].join('.')
+    if (!byPath.has(path)) byPath.set(path, { path, message: v.message ?? 'is not valid' })
+  }
+  return [...byPath.values()]
+}
+
 function fromValidation(err: FastifyError, request: FastifyRequest): GatewayError {
   const where = CONTEXT_NAMES[err.validationContext ?? ''] ?? err.validationContext ?? 'body'
-  const errors: FieldError[] = hasZodFastifySchemaValidationErrors(err)
-    ? err.validation.map((v) => ({
-        path: [where, ...v.instancePath.split('/').filter(Boolean)].join('.'),
-        message: v.message ?? 'is not valid',
-      }))
-    : [{ path: where, message: err.message }]
+  const errors = fieldErrors(err, where)
   const invalidCodes = routeOf(request).invalidCodes ?? {}
   const field = errors.map((e) => e.path.split('.')[1]).find((f) => f !== undefined && invalidCodes[f])
   if (field) {

@@ -19,7 +19,7 @@ export const quoteQuery = z.object({
   settleTokenId: tokenIdQuery,
   amount: z
     .string({ error: queryField('must be a positive number') })
-    .regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, { message: 'must be a positive number', abort: true })
+    .regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, 'must be a positive number')
     .refine((v) => Number.isFinite(Number(v)) && Number(v) > 0, 'must be a positive number'),
   amountIsDeposit: booleanText,
 })
