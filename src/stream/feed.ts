@@ -9,10 +9,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { OrderReader } from '../orders/read.js'
 import { type OrderStatus, statusUpdateSchema, TERMINAL_STATUSES } from '../upstream/schemas.js'
+import { STATUS_EVENT } from './events.js'
 import { eventFrame } from './frames.js'
 import { type SubscriptionDeps, type SubscriptionTuning, UpstreamSubscription } from './subscription.js'
-
-export const STATUS_EVENT = 'orders:status-update'
 
 export type OrderRead = Awaited<ReturnType<OrderReader['read']>>
 

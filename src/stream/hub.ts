@@ -10,6 +10,7 @@ import { GatewayError } from '../errors.js'
 import type { OrderReader } from '../orders/read.js'
 import type { UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
+import { SNAPSHOT_EVENT } from './events.js'
 import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
 import { commentFrame, eventFrame } from './frames.js'
 import type { SubscriptionTuning } from './subscription.js'
@@ -137,7 +138,7 @@ export class StatusHub {
     res.once('close', () => this.release(client))
     const snapshot = eventFrame({
       retry: this.opts.tuning.retryMs,
-      event: 'snapshot',
+      event: SNAPSHOT_EVENT,
       id: String(read.readAt),
       data: read.raw.toString('utf8'),
     })
