@@ -3,7 +3,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
-import pino from 'pino'
 import { originPolicy } from './auth/origin-policy.js'
 import { authPlugin } from './auth/plugin.js'
 import { sessionCookieFor } from './auth/session.js'
@@ -12,7 +11,8 @@ import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { draining } from './edge/draining.js'
-import { logDestination, REDACT_PATHS, requestLogging } from './edge/logging.js'
+import { createLogger } from './edge/logger.js'
+import { requestLogging } from './edge/logging.js'
 import { problems } from './edge/problems.js'
 import { requestIdOf } from './edge/request-id.js'
 import { securityHeaders } from './edge/security-headers.js'
@@ -53,10 +53,7 @@ export interface AppDeps {
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   if (!config.upstreamUrl) throw new Error('buildApp needs config.upstreamUrl (server.ts starts the sandbox)')
   const clock = deps.clock ?? systemClock
-  const logger = pino(
-    { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
-    deps.logStream ?? logDestination(1),
-  )
+  const { logger, flush: flushLog } = createLogger(config.logLevel, deps.logStream)
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Our own one line per request replaces Fastify's two (edge/logging.ts).
@@ -74,6 +71,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.removeContentTypeParser('text/plain')
+  // Last of the onClose hooks to run (they run in reverse order), so the shutdown's own lines go out too.
+  app.addHook('onClose', (_app, done) => {
+    flushLog()
+    done()
+  })
 
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: config.apiPrefix })

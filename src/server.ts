@@ -3,7 +3,7 @@ import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
-import { buildSandbox } from './sandbox/app.js'
+import { type DevUpstream, startDevUpstream } from './dev-upstream.js'
 
 function configOrExit(): Config {
   try {
@@ -18,11 +18,11 @@ function configOrExit(): Config {
 const config = configOrExit()
 const log = pino({ level: config.logLevel })
 
-let sandbox: ReturnType<typeof buildSandbox> | undefined
+let sandbox: DevUpstream | undefined
 let upstreamUrl = config.upstreamUrl
 if (!upstreamUrl) {
-  sandbox = buildSandbox({ tenantKey: config.tenantApiKey })
-  upstreamUrl = await sandbox.app.listen({ port: 0, host: '127.0.0.1' })
+  sandbox = await startDevUpstream(config.tenantApiKey)
+  upstreamUrl = sandbox.url
   log.warn(
     { sandbox: upstreamUrl },
     `UPSTREAM_URL is not set: started the built-in sandbox upstream at ${upstreamUrl} (development only; its control routes are under ${upstreamUrl}/__sandbox)`,
@@ -40,7 +40,7 @@ closeWithGrace({ delay: config.shutdownTimeoutMs, logger: false }, async ({ sign
   if (err) app.log.error({ err }, 'closing after an uncaught error')
   else app.log.info({ signal }, 'shutting down: draining requests and ending streams')
   await app.close()
-  await sandbox?.app.close()
+  await sandbox?.close()
 })
 
 await app.listen({ port: config.port, host: config.host })

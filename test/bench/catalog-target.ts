@@ -18,7 +18,7 @@ import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
-import { logDestination, requestLogging } from '../../src/edge/logging.js'
+import { requestLogging } from '../../src/edge/logging.js'
 import { problems } from '../../src/edge/problems.js'
 import { DEFAULT_TUNING } from '../../src/upstream/client.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
@@ -86,7 +86,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 async function gateway(upstream: string): Promise<string> {
   const config = benchConfig(upstream)
   // The process's own log destination (app.ts), pointed at /dev/null.
-  const app = await buildApp(config, { logStream: logDestination('/dev/null') })
+  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
   process.on('message', (message) => {
     if (message === 'stats') process.send?.({ stats: app.catalog.stats() })
   })

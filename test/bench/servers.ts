@@ -5,7 +5,7 @@
 import proxy from '@fastify/http-proxy'
 import Fastify from 'fastify'
 import { buildApp } from '../../src/app.js'
-import { logDestination } from '../../src/edge/logging.js'
+import pino from 'pino'
 import { buildSandbox } from '../../src/sandbox/app.js'
 import { BENCH_TENANT_KEY, benchConfig } from './setup.js'
 
@@ -27,7 +27,7 @@ if (mode === 'sandbox') {
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else if (mode === 'gateway' && upstream) {
   const config = benchConfig(upstream)
-  const app = await buildApp(config, { logStream: logDestination('/dev/null') })
+  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else {
   throw new Error('usage: servers.ts sandbox | proxy <upstream> | gateway <upstream>')

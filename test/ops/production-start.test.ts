@@ -3,7 +3,7 @@
 // against that build.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -84,6 +84,22 @@ t.test(
         cp(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), { recursive: true }),
       ),
     )
+
+    const built = await readdir(join(dir, 'dist'), { recursive: true })
+    t.notOk(
+      built.some((file) => file.startsWith('sandbox')),
+      'no sandbox code in the build',
+    )
+    t.notOk(pkg.dependencies['@scure/base'], 'the sandbox-only dependency is not a production one')
+    const noUpstream = await run(process.execPath, [pkg.main], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', PORT: '0', METRICS_PORT: '0' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    )
+    t.not(noUpstream.code, 0, 'without UPSTREAM_URL the build refuses to start')
+    t.match(noUpstream.stderr, /UPSTREAM_URL is not set and this build has no sandbox/, 'and says why')
 
     const sandbox = await startSandbox(t, { tenantKey: TEST_TENANT_KEY })
     const child = spawn(process.execPath, [pkg.main], {

@@ -1,0 +1,26 @@
+// The built-in sandbox, started by server.ts when no UPSTREAM_URL is configured (development only).
+// It is loaded by a specifier the compiler cannot follow, so neither the sandbox's code nor its
+// dependencies are part of the production build (tsconfig.build.json leaves src/sandbox out).
+
+/** What server.ts needs of a running sandbox; src/sandbox/start.ts implements it. */
+export interface DevUpstream {
+  url: string
+  close(): Promise<void>
+}
+export type StartDevUpstream = (opts: { tenantKey: string }) => Promise<DevUpstream>
+
+const SANDBOX_ENTRY = './sandbox/start.js'
+
+export async function startDevUpstream(tenantKey: string): Promise<DevUpstream> {
+  let module: { startSandbox: StartDevUpstream }
+  try {
+    module = (await import(new URL(SANDBOX_ENTRY, import.meta.url).href)) as typeof module
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err
+    throw new Error(
+      'UPSTREAM_URL is not set and this build has no sandbox (it is left out of `npm run build`): set UPSTREAM_URL, or run `npm start` from the sources',
+      { cause: err },
+    )
+  }
+  return module.startSandbox({ tenantKey })
+}
