@@ -2,11 +2,19 @@
 // so that several gateway instances replay one record.
 import { LRUCache } from 'lru-cache'
 
-export interface StoredResponse {
-  status: number
-  contentType: string
-  body: string
-}
+import type { ErrorCode, FieldError } from '../errors.js'
+
+/** A final answer kept for replay: the created order's bytes, or the parts of a GatewayError. */
+export type StoredResponse =
+  | { kind: 'created'; body: string }
+  | {
+      kind: 'problem'
+      code: ErrorCode
+      detail: string
+      retryable: boolean
+      members: Record<string, unknown>
+      errors?: FieldError[]
+    }
 
 export type IdempotencyRecord =
   { state: 'running'; fingerprint: string } | { state: 'done'; fingerprint: string; response: StoredResponse }
