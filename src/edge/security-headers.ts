@@ -20,7 +20,7 @@ declare module 'fastify' {
 type HeaderSet = Record<string, string>
 
 /** Runs helmet's middleware against a stand-in response and keeps what it set. */
-function headersOf(options: HelmetOptions): HeaderSet {
+export function headersOf(options: HelmetOptions): HeaderSet {
   const headers: HeaderSet = {}
   const res = {
     setHeader: (name: string, value: string) => {

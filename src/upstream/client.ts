@@ -92,18 +92,6 @@ export interface UpstreamClientOptions {
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g
 
-const TIMER_STEP_MS = 50
-
-/**
- * The remaining time as undici's timeout: above a second, rounded down to a 50 ms step. undici reuses
- * a connection's timer only while the timeout value repeats; each new value made a new timer that
- * stayed referenced until undici's next sweep, half a second later, so every call left garbage for
- * the old generation. Its timers above a second are only accurate to about half a second anyway.
- */
-function timeoutOf(remaining: number): number {
-  return remaining > 1_000 ? remaining - 1 - ((remaining - 1) % TIMER_STEP_MS) : remaining
-}
-
 export class UpstreamClient {
   readonly origin: string
   readonly basePath: string
@@ -181,7 +169,6 @@ export class UpstreamClient {
       }
     }
 
-    const timeout = timeoutOf(remaining)
     // Known as soon as the answer's head arrives, so a body that then fails is logged with it.
     let headStatus: number | undefined
     let res: WholeResponse
@@ -194,8 +181,8 @@ export class UpstreamClient {
           headers: this.headersOf(ctx, call),
           body: call.body === undefined ? null : JSON.stringify(call.body),
           // undici's own timers enforce the deadline; an AbortSignal per call costs more.
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
+          headersTimeout: remaining,
+          bodyTimeout: remaining,
         },
         (status) => {
           headStatus = status
@@ -252,7 +239,7 @@ export class UpstreamClient {
         method: 'GET',
         path: this.basePath + path,
         headers: { ...this.headersOf(ctx, { operation: 'stream' }), accept: 'text/event-stream' },
-        headersTimeout: timeoutOf(Math.max(1, ctx.deadline - this.options.clock.now())),
+        headersTimeout: Math.max(1, ctx.deadline - this.options.clock.now()),
         signal,
       })
       this.lastAnswerAt = this.options.clock.now()

@@ -1,0 +1,66 @@
+// The assumptions our performance measures make about libraries' behaviour beyond (or at the edge of)
+// their documented interfaces, pinned so that the upgrade which breaks one fails here, by name,
+// rather than quietly costing speed or memory. docs/performance.md lists each measure and its figure.
+import { once } from 'node:events'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import cookie from '@fastify/cookie'
+import Fastify from 'fastify'
+import helmet from 'helmet'
+import t from 'tap'
+import { headersOf } from '../../src/edge/security-headers.js'
+
+async function listen(handler: (res: ServerResponse) => void) {
+  const server = createServer((_req, res) => handler(res))
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+t.test('stream/route.ts: Node keeps a sent response head in `_header`, as one string', async (t) => {
+  let head: unknown
+  const { server, url } = await listen((res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    res.flushHeaders()
+    head = (res as { _header?: unknown })._header
+    res.end()
+  })
+  t.teardown(() => server.close())
+  await (await fetch(url)).text()
+  t.type(head, 'string', 'the field the stream flattens exists and holds the head')
+  t.match(String(head), /^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: text\/event-stream/i)
+})
+
+t.test(
+  'edge/security-headers.ts: helmet sets its headers only through setHeader and removeHeader',
+  async (t) => {
+    const options = { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } } }
+    let real: Record<string, unknown> = {}
+    const { server, url } = await listen((res) => {
+      helmet(options)({} as never, res as never, () => {
+        real = res.getHeaders()
+        res.end()
+      })
+    })
+    t.teardown(() => server.close())
+    await (await fetch(url)).text()
+    t.same(headersOf(options), Object.fromEntries(Object.entries(real).map(([k, v]) => [k, String(v)])))
+  },
+)
+
+t.test(
+  'auth/cookies.ts: @fastify/cookie without its hook leaves cookies unparsed and still sets them',
+  async (t) => {
+    const app = Fastify()
+    await app.register(cookie, { hook: false })
+    let seen: unknown = 'untouched'
+    app.get('/', (request, reply) => {
+      seen = request.cookies
+      reply.setCookie('a', 'b').send('ok')
+    })
+    t.teardown(() => app.close())
+    const res = await app.inject({ url: '/', headers: { cookie: 'x=1' } })
+    t.equal(seen, null, 'no cookie object until cookiesOf parses one')
+    t.match(String(res.headers['set-cookie']), /^a=b/, 'Set-Cookie is still written')
+  },
+)
