@@ -3,17 +3,19 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
-import { originPolicy } from './auth/origin-policy.js'
 import { authPlugin } from './auth/plugin.js'
 import { sessionCookieFor } from './auth/session.js'
 import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { cookieSupport } from './edge/cookies.js'
 import { draining } from './edge/draining.js'
 import { createLogger } from './edge/logger.js'
 import { requestLogging } from './edge/logging.js'
+import { originPolicy } from './edge/origin-policy.js'
 import { problems } from './edge/problems.js'
+import { rateLimits } from './edge/rate-limits.js'
 import { requestIdOf } from './edge/request-id.js'
 import { securityHeaders } from './edge/security-headers.js'
 import { docsRoutes } from './ops/docs/plugin.js'
@@ -24,22 +26,19 @@ import { ordersPlugin } from './orders/plugin.js'
 import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
 import { type StreamTuning, streamPlugin } from './stream/plugin.js'
 import { DEFAULT_TUNING, type UpstreamTuning } from './upstream/client.js'
+import { redisPlugin } from './redis/plugin.js'
 import { upstreamPlugin } from './upstream/plugin.js'
+import { upstreamReadiness } from './upstream/readiness.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
 /** The version of the public API contract, as the OpenAPI document states it. */
 const API_VERSION = '1.0.0'
-/**
- * The upstream counts as reached when it answered within this window. An idle gateway calls it only
- * when the catalog reloads (every CATALOG_TTL_MS), so the window spans two reloads: otherwise an idle
- * instance would leave the load balancer a minute after its last request.
- */
-const READY_UPSTREAM_WINDOW_MS = 60_000
-const readyWindowMs = (catalogTtlMs: number) => Math.max(READY_UPSTREAM_WINDOW_MS, 2 * catalogTtlMs)
 
 /** What tests (and server.ts) may swap: time, randomness, the log destination, upstream tunables. */
 export interface AppDeps {
   clock?: Clock
+  /** Randomness of backoff jitter and retry advice: tests make it exact. */
+  random?: () => number
   logStream?: DestinationStream
   upstreamTuning?: Partial<UpstreamTuning>
   /** Status-stream tunables (reopen backoff, poll interval, retry advice...): tests shorten them. */
@@ -81,16 +80,24 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(problems, { apiPrefix: config.apiPrefix })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
+  await app.register(cookieSupport)
   // Right after the security headers (so a refusal carries them too) and before everything else.
   await app.register(originPolicy, {
     publicOrigin: config.publicOrigin,
     allowedOrigins: config.allowedOrigins,
     sessionCookieName: sessionCookieFor(config.publicOrigin).name,
   })
+  await app.register(redisPlugin, { url: config.redisUrl })
+  await app.register(rateLimits, {
+    limits: config.rateLimits,
+    clientIpHeader: config.clientIpHeader,
+    redis: app.redis?.client,
+  })
   await app.register(opsEdge, {
-    config,
-    metricsPort: deps.metricsPort ?? (config.metricsPort === 0 ? undefined : config.metricsPort),
+    apiPrefix: config.apiPrefix,
     apiVersion: API_VERSION,
+    metricsPort: deps.metricsPort ?? (config.metricsPort === 0 ? undefined : config.metricsPort),
+    metricsHost: config.host,
     sources: {
       breaker: () => app.upstream.breaker.current,
       catalog: () => app.catalog.stats(),
@@ -103,12 +110,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     timeoutMs: config.upstreamTimeoutMs,
     tuning: { ...DEFAULT_TUNING, ...deps.upstreamTuning },
     clock,
+    random: deps.random,
     userAgent: USER_AGENT,
     observe: app.metrics.observeUpstream,
   })
   await app.register(catalogPlugin, {
     apiPrefix: config.apiPrefix,
     clock,
+    random: deps.random,
     ttlMs: config.catalogTtlMs,
     maxStaleMs: config.catalogMaxStaleMs,
     timeoutMs: config.upstreamTimeoutMs,
@@ -133,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(streamPlugin, {
     apiPrefix: config.apiPrefix,
     clock,
+    random: deps.random,
     heartbeatMs: config.sseHeartbeatMs,
     maxPerIp: config.sseMaxPerIp,
     maxTotal: config.sseMaxTotal,
@@ -143,13 +153,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(health, {
     checks: () => [
       { name: 'catalog', problem: () => app.catalog.readiness() },
-      {
-        name: 'upstream',
-        problem: () =>
-          clock.now() - app.upstream.lastAnswerAt < readyWindowMs(config.catalogTtlMs)
-            ? undefined
-            : 'no upstream answer recently',
-      },
+      upstreamReadiness(app.upstream, clock, config.catalogTtlMs),
       ...(app.redis ? [app.redis.readiness()] : []),
     ],
   })

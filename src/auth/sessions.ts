@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CredentialSource, UserCredentials } from '../orders/ports.js'
 import type { Challenges } from './challenge.js'
-import { cookiesOf } from './cookies.js'
+import { cookiesOf } from '../edge/cookies.js'
 import { cookieAttributes, isLapsed, type Session, type SessionCookie, sessionSchema } from './session.js'
 import type { SessionSealer } from './session-seal.js'
 

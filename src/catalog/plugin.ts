@@ -27,6 +27,7 @@ declare module 'fastify' {
 export interface CatalogPluginOptions {
   apiPrefix: string
   clock: Clock
+  random?: () => number
   /** CATALOG_TTL_MS: how long a loaded copy is fresh. */
   ttlMs: number
   /** CATALOG_MAX_STALE_MS: how long past its TTL a copy may still be served when loads fail. */
@@ -52,6 +53,7 @@ export const catalogPlugin = fp(
     checkOptions(opts)
     const cache = new CatalogCache({
       clock: opts.clock,
+      random: opts.random,
       ttlMs: opts.ttlMs,
       maxStaleMs: opts.maxStaleMs,
       tuning: { ...DEFAULT_CATALOG_TUNING, ...opts.tuning },

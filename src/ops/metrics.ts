@@ -9,7 +9,7 @@ import { routeUrlOf } from '../edge/route-group.js'
 import type { StreamStats } from '../stream/hub.js'
 import type { BreakerState } from '../upstream/breaker.js'
 import type { CallObservation } from '../upstream/client.js'
-import { groupOf } from './rate-limits.js'
+import { groupOf } from '../edge/rate-limits.js'
 
 /** Figures other capabilities keep themselves, read at scrape time. */
 export interface MetricsSources {

@@ -102,9 +102,11 @@ export function classifyAnswer(
   status: number,
   body: unknown,
   retryAfter: string | undefined,
+  /** Now, on the injected clock: a Retry-After date is counted from it. */
+  now: number,
 ): Classified {
   if (status === 429) {
-    const seconds = retryAfterSeconds(retryAfter)
+    const seconds = retryAfterSeconds(retryAfter, now)
     return classified(
       new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is rate-limiting the gateway.', {
         members: seconds === undefined ? {} : { retryAfter: seconds },
@@ -145,11 +147,11 @@ function upstreamError(operation: Operation): GatewayError {
   })
 }
 
-function retryAfterSeconds(value: string | undefined): number | undefined {
+function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
   if (!value) return undefined
   if (/^\d+$/.test(value.trim())) return Number(value.trim())
   const at = Date.parse(value)
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000))
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000))
 }
 
 /** A 2xx whose body is not the documented JSON. For create, the order may exist: say so. */

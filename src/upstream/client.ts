@@ -221,6 +221,7 @@ export class UpstreamClient {
       status,
       json,
       Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      this.options.clock.now(),
     )
     this.logAnswer(ctx, call.operation, status, raw, outcome)
     if (outcome.unclassified) this.breaker.failure()

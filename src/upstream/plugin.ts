@@ -3,7 +3,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
-import type { BreakerState } from './breaker.js'
 import type { CallContext, CallObservation, UpstreamTuning } from './client.js'
 import { UpstreamClient } from './client.js'
 
@@ -24,7 +23,7 @@ export interface UpstreamPluginOptions {
   clock: Clock
   userAgent: string
   observe?: (o: CallObservation) => void
-  onBreakerChange?: (state: BreakerState) => void
+  random?: () => number
 }
 
 const contexts = Symbol('upstreamContext')
@@ -38,12 +37,12 @@ export const upstreamPlugin = fp(
       tuning: opts.tuning,
       clock: opts.clock,
       observe: opts.observe,
+      random: opts.random,
       onBreakerChange: (state) => {
         app.log[state === 'open' ? 'error' : 'warn'](
           { breaker: state },
           'upstream circuit breaker changed state',
         )
-        opts.onBreakerChange?.(state)
       },
     })
     app.decorate('upstream', client)

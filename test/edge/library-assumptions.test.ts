@@ -49,7 +49,7 @@ t.test(
 )
 
 t.test(
-  'auth/cookies.ts: @fastify/cookie without its hook leaves cookies unparsed and still sets them',
+  'edge/cookies.ts: @fastify/cookie without its hook leaves cookies unparsed and still sets them',
   async (t) => {
     const app = Fastify()
     await app.register(cookie, { hook: false })

@@ -2,7 +2,16 @@
 // that hook gave every request a cookie object and a Set-Cookie map, and every response a pass
 // through its onSend hook, though only sessions and the origin policy's state-change rule read them.
 // Setting a cookie still works as the plugin documents (it creates the map on first use).
-import type { FastifyRequest } from 'fastify'
+import cookie from '@fastify/cookie'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+
+export const cookieSupport = fp(
+  async (app: FastifyInstance) => {
+    await app.register(cookie, { hook: false })
+  },
+  { name: 'cookies' },
+)
 
 export function cookiesOf(request: FastifyRequest): FastifyRequest['cookies'] {
   const parsed = request.cookies as FastifyRequest['cookies'] | null

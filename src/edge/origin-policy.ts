@@ -6,7 +6,6 @@
 // headers for each allowed origin are built at start-up, and a request without Origin (most of the
 // traffic: apps, servers) pays for nothing but `Vary`. (@fastify/cors ran a second hook that copied
 // its options and joined its header lists on every request.)
-import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { GatewayError } from '../errors.js'
@@ -76,7 +75,6 @@ export const originPolicy = fp(
         ? undefined
         : 'A request that changes state with the session cookie must come from an allowed Origin; other clients use the Bearer session token.'
 
-    await app.register(cookie, { hook: false })
     app.addHook('onRequest', (request, reply, done) => {
       // Answers differ by Origin, so shared caches must key on it, whether or not one was sent.
       reply.header('vary', 'Origin')
@@ -97,5 +95,5 @@ export const originPolicy = fp(
       reply.code(204).send()
     })
   },
-  { name: 'origin-policy', dependencies: ['problems'] },
+  { name: 'origin-policy', dependencies: ['problems', 'cookies'] },
 )

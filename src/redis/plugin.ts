@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
-import type { ReadinessCheck } from './health.js'
+import type { ReadinessCheck } from '../ops/health.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -7,8 +7,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import type { RateLimitGroup, RateLimitRule } from '../config.js'
-import { clientIpOf } from '../edge/client-ip.js'
-import { routeOf } from '../edge/route-group.js'
+import { clientIpOf } from './client-ip.js'
+import { routeOf } from './route-group.js'
 import { GatewayError } from '../errors.js'
 
 export interface RateLimitOptions {
