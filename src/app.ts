@@ -15,6 +15,7 @@ import { draining } from './edge/draining.js'
 import { logDestination, REDACT_PATHS, requestLogging } from './edge/logging.js'
 import { problems } from './edge/problems.js'
 import { requestIdOf } from './edge/request-id.js'
+import { declaredRoutes } from './edge/route-answers.js'
 import { securityHeaders } from './edge/security-headers.js'
 import { docsRoutes } from './ops/docs/plugin.js'
 import { health } from './ops/health.js'
@@ -75,6 +76,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setSerializerCompiler(serializerCompiler)
   app.removeContentTypeParser('text/plain')
 
+  // First, so that it sees every route: each must declare what it answers.
+  await app.register(declaredRoutes)
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: config.apiPrefix })
   await app.register(draining)
@@ -151,6 +154,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ...(app.redis ? [app.redis.readiness()] : []),
     ],
   })
-  await app.register(docsRoutes, { apiPrefix: config.apiPrefix, version: API_VERSION })
+  await app.register(docsRoutes, {
+    apiPrefix: config.apiPrefix,
+    version: API_VERSION,
+    publicOrigin: config.publicOrigin,
+  })
   return app
 }

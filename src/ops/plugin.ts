@@ -32,7 +32,11 @@ export const opsEdge = fp(
       sources: { ...opts.sources, ...(redis ? { redisUp: () => redis.up } : {}) },
     })
     await app.register(metricsServer, { port: opts.metricsPort, host: config.host })
-    await app.register(openapiCollector, { apiPrefix: config.apiPrefix, version: opts.apiVersion })
+    await app.register(openapiCollector, {
+      apiPrefix: config.apiPrefix,
+      version: opts.apiVersion,
+      publicOrigin: config.publicOrigin,
+    })
   },
   { name: 'ops' },
 )

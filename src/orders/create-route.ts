@@ -3,8 +3,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { toGatewayError } from '../edge/problems.js'
+import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
 import { GatewayError, PROBLEM_CONTENT_TYPE, problemDocument } from '../errors.js'
 import { orderSchema } from '../upstream/schemas.js'
+import { orderCreated } from './answers.js'
 import { fingerprintOf } from './fingerprint.js'
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.js'
 import type { CredentialSource, PairGuard } from './ports.js'
@@ -58,8 +60,42 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/orders/create',
     {
-      schema: { body: createBody, headers: createHeaders, summary: 'Create an order', tags: ['orders'] },
-      config: { group: 'create' },
+      schema: {
+        body: createBody,
+        headers: createHeaders,
+        summary: 'Create an order',
+        tags: ['orders'],
+        operationId: 'createOrder',
+      },
+      config: {
+        group: 'create',
+        answers: {
+          success: {
+            201: {
+              description:
+                'The created order, with its deposit address (`walletAddress`) and its two tokens.',
+              body: orderCreated,
+              headers: {
+                'Idempotent-Replayed':
+                  '`true` when this is the stored answer of an earlier request with this Idempotency-Key.',
+              },
+            },
+          },
+          problems: [
+            ...BODY_FAILURES,
+            'UNKNOWN_TOKEN',
+            'PAIR_UNAVAILABLE',
+            'INVALID_AMOUNT',
+            'INVALID_ADDRESS',
+            'SESSION_EXPIRED',
+            'IDEMPOTENCY_IN_PROGRESS',
+            'IDEMPOTENCY_KEY_REUSED',
+            'ORDER_OUTCOME_UNKNOWN',
+            ...TENANT_FAILURES,
+          ],
+          session: 'optional',
+        },
+      },
     },
     async (request, reply) => {
       const user = await opts.credentials.credentialsFor(request, 'reject')
