@@ -17,6 +17,7 @@ import { originPolicy } from './edge/origin-policy.js'
 import { problems } from './edge/problems.js'
 import { rateLimits } from './edge/rate-limits.js'
 import { requestIdOf } from './edge/request-id.js'
+import { declaredRoutes } from './edge/route-answers.js'
 import { securityHeaders } from './edge/security-headers.js'
 import { docsRoutes } from './ops/docs/plugin.js'
 import { health } from './ops/health.js'
@@ -76,6 +77,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     done()
   })
 
+  // First, so that it sees every route: each must declare what it answers.
+  await app.register(declaredRoutes)
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: config.apiPrefix })
   await app.register(draining)
@@ -96,6 +99,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(opsEdge, {
     apiPrefix: config.apiPrefix,
     apiVersion: API_VERSION,
+    publicOrigin: config.publicOrigin,
     metricsPort: deps.metricsPort ?? (config.metricsPort === 0 ? undefined : config.metricsPort),
     metricsHost: config.host,
     sources: {
@@ -157,6 +161,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ...(app.redis ? [app.redis.readiness()] : []),
     ],
   })
-  await app.register(docsRoutes, { apiPrefix: config.apiPrefix, version: API_VERSION })
+  await app.register(docsRoutes, {
+    apiPrefix: config.apiPrefix,
+    version: API_VERSION,
+    publicOrigin: config.publicOrigin,
+  })
   return app
 }

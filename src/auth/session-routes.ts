@@ -2,8 +2,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Clock } from '../clock.js'
+import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
 import { meSchema } from '../upstream/schemas.js'
+import { sessionAnswer, signInResult } from './answers.js'
 import { sessionModeHeaders } from './schemas.js'
 import { signedInView } from './session.js'
 import type { Sessions } from './sessions.js'
@@ -29,7 +31,18 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
 
   routes.get(
     '/auth/session',
-    { schema: { summary: 'Who is signed in (never 401)', tags: ['auth'] }, config: { group: 'global' } },
+    {
+      schema: { summary: 'Who is signed in (never 401)', tags: ['auth'], operationId: 'getSession' },
+      config: {
+        group: 'global',
+        answers: {
+          success: {
+            200: { description: 'The session as the gateway sees it; never 401.', body: sessionAnswer },
+          },
+          problems: [],
+        },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store')
       const read = await opts.sessions.read(request)
@@ -45,8 +58,17 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
   routes.get(
     '/auth/me',
     {
-      schema: { summary: 'The signed-in user, from the swap service', tags: ['auth'] },
-      config: { group: 'global' },
+      schema: { summary: 'The signed-in user, from the swap service', tags: ['auth'], operationId: 'getMe' },
+      config: {
+        group: 'global',
+        answers: {
+          success: {
+            200: { description: 'The signed-in user, as the upstream describes it.', body: meSchema },
+          },
+          problems: ['AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
+          session: 'required',
+        },
+      },
     },
     async (request, reply) => {
       const { session } = await activeSession(request)
@@ -73,8 +95,16 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
         headers: sessionModeHeaders,
         summary: 'Renew the session, or get a challenge',
         tags: ['auth'],
+        operationId: 'refreshSession',
       },
-      config: { group: 'auth' },
+      config: {
+        group: 'auth',
+        answers: {
+          success: { 200: { description: 'The session was renewed.', body: signInResult } },
+          problems: ['AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
+          session: 'required',
+        },
+      },
     },
     async (request, reply) => {
       const read = await opts.sessions.read(request)
@@ -96,8 +126,11 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
   routes.post(
     '/auth/logout',
     {
-      schema: { summary: 'Sign out (clears the session cookie)', tags: ['auth'] },
-      config: { group: 'global' },
+      schema: { summary: 'Sign out (clears the session cookie)', tags: ['auth'], operationId: 'logout' },
+      config: {
+        group: 'global',
+        answers: { success: { 204: { description: 'The session is cleared and revoked.' } }, problems: [] },
+      },
     },
     async (_request, reply) => {
       opts.sessions.clear(reply)

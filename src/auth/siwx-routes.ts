@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Clock } from '../clock.js'
+import { BODY_FAILURES, TENANT_FAILURES, UPSTREAM_FAILURES } from '../edge/route-answers.js'
+import { challengeAnswer, signInResult } from './answers.js'
 import type { Challenges } from './challenge.js'
 import { challengeQuery, sessionModeHeaders, verifyBody } from './schemas.js'
 import { signedInView } from './session.js'
@@ -26,8 +28,21 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
         querystring: challengeQuery,
         summary: 'A sign-in nonce, and a message to sign',
         tags: ['auth'],
+        operationId: 'getChallenge',
       },
-      config: { group: 'auth' },
+      config: {
+        group: 'auth',
+        answers: {
+          success: {
+            200: {
+              description:
+                'A single-use nonce; with `address` and `chainId`, also the EIP-4361 message to sign.',
+              body: challengeAnswer,
+            },
+          },
+          problems: ['VALIDATION_FAILED', ...UPSTREAM_FAILURES],
+        },
+      },
     },
     async (request, reply) => {
       const { address, chainId } = request.query
@@ -45,8 +60,28 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
         headers: sessionModeHeaders,
         summary: 'Exchange a wallet signature for a session',
         tags: ['auth'],
+        operationId: 'verifySignIn',
       },
-      config: { group: 'auth' },
+      config: {
+        group: 'auth',
+        answers: {
+          success: {
+            201: {
+              description:
+                'Signed in: the session cookie is set (and `sessionToken` given with `X-Session-Mode: token`).',
+              body: signInResult,
+              headers: { 'Set-Cookie': 'The sealed session cookie (HttpOnly, SameSite=Lax).' },
+            },
+          },
+          problems: [
+            ...BODY_FAILURES,
+            'NONCE_MISSING',
+            'NONCE_INVALID',
+            'SIGNATURE_INVALID',
+            ...TENANT_FAILURES,
+          ],
+        },
+      },
     },
     async (request, reply) => {
       const session = await opts.signIn.verify(request.upstreamContext(), request.body)

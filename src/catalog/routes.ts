@@ -2,7 +2,10 @@
 // served from the catalog cache. Nothing here serialises or compresses the full catalog.
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { RouteAnswers, SuccessAnswer } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
+import { blockchainSchema, catalogSchema, tokenSchema } from '../upstream/schemas.js'
 import type { DerivedBodies } from './bodies.js'
 import type { CatalogCache } from './cache.js'
 import { tokenParams, tokensQuery } from './schemas.js'
@@ -15,10 +18,25 @@ export interface CatalogRoutesOptions {
   send: SendBody
 }
 
+const CATALOG_HEADERS = {
+  ETag: 'Strong validator of the body; send it back in If-None-Match.',
+  'Cache-Control': 'A short max-age with stale-while-revalidate.',
+  'X-Cache-Status': 'HIT, MISS or STALE (the upstream is down and the last good catalog is served).',
+}
+const NOT_MODIFIED: SuccessAnswer = { description: 'Not modified: the If-None-Match ETag is current.' }
+/** A catalog answer: 200 with the body, or 304. */
+const served = (
+  description: string,
+  body: SuccessAnswer['body'],
+  problems: RouteAnswers['problems'],
+): RouteAnswers => ({
+  success: { 200: { description, body, headers: CATALOG_HEADERS }, 304: NOT_MODIFIED },
+  problems: ['VALIDATION_FAILED', 'UPSTREAM_UNAVAILABLE', ...problems],
+})
+
 export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOptions) {
   const { cache, bodies, send } = opts
   const routes = app.withTypeProvider<ZodTypeProvider>()
-  const config = { group: 'catalog' as const }
 
   routes.get(
     '/v1/tokens',
@@ -27,8 +45,12 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
         querystring: tokensQuery,
         summary: 'The token catalog, optionally filtered',
         tags: ['catalog'],
+        operationId: 'listTokens',
       },
-      config,
+      config: {
+        group: 'catalog',
+        answers: served('The token catalog, as the upstream sends it, filtered.', catalogSchema, []),
+      },
     },
     async (request, reply) => {
       const { version, status } = await cache.read(request)
@@ -43,7 +65,18 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
 
   routes.get(
     '/v1/tokens/:id',
-    { schema: { params: tokenParams, summary: 'One token of the catalog', tags: ['catalog'] }, config },
+    {
+      schema: {
+        params: tokenParams,
+        summary: 'One token of the catalog',
+        tags: ['catalog'],
+        operationId: 'getToken',
+      },
+      config: {
+        group: 'catalog',
+        answers: served('One token of the catalog.', tokenSchema, ['TOKEN_NOT_FOUND']),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params
       let { version, status } = await cache.read(request)
@@ -62,7 +95,13 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
 
   routes.get(
     '/v1/chains',
-    { schema: { summary: 'The distinct chains of the catalog', tags: ['catalog'] }, config },
+    {
+      schema: { summary: 'The distinct chains of the catalog', tags: ['catalog'], operationId: 'listChains' },
+      config: {
+        group: 'catalog',
+        answers: served('The distinct chains of the catalog.', z.array(blockchainSchema), []),
+      },
+    },
     async (request, reply) => {
       const { version, status } = await cache.read(request)
       const body = bodies.get(version, 'chains', () => distinctChains(version.tokens))

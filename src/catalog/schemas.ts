@@ -2,6 +2,7 @@
 // `?network=ETH&network=SOL` is a clear error rather than a silent choice of one.
 import { z } from 'zod'
 import { queryField } from '../edge/field-messages.js'
+import { onTheWire } from '../edge/wire-types.js'
 
 const text = (max: number) =>
   z
@@ -13,10 +14,10 @@ const text = (max: number) =>
 
 /** Filters of GET /v1/tokens (CONTRACT.md §4). Unknown parameters (cache busters) are ignored. */
 export const tokensQuery = z.object({
-  tradable: z
-    .enum(['true', 'false'], { error: queryField('must be true or false') })
-    .transform((v) => v === 'true')
-    .optional(),
+  tradable: onTheWire(
+    z.enum(['true', 'false'], { error: queryField('must be true or false') }).transform((v) => v === 'true'),
+    { type: 'boolean', description: "`true`: the token is active and its chain's deposits are open." },
+  ).optional(),
   network: text(32).optional(),
   symbol: text(32).optional(),
   q: text(64).optional(),
@@ -24,8 +25,11 @@ export const tokensQuery = z.object({
 export type TokensQuery = z.infer<typeof tokensQuery>
 
 export const tokenParams = z.object({
-  id: z
-    .string()
-    .regex(/^0*[1-9][0-9]{0,14}$/, 'must be a token id (a positive integer)')
-    .transform(Number),
+  id: onTheWire(
+    z
+      .string()
+      .regex(/^0*[1-9][0-9]{0,14}$/, 'must be a token id (a positive integer)')
+      .transform(Number),
+    { type: 'integer', minimum: 1 },
+  ),
 })

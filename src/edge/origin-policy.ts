@@ -91,7 +91,12 @@ export const originPolicy = fp(
     })
     // Preflights (and any OPTIONS) on every path: 204, with the grant the hook above added. Never
     // rate-limited: a browser sends one before its real request, at most every PREFLIGHT_MAX_AGE.
-    app.options('*', { schema: { hide: true }, config: { group: false } }, (_request, reply) => {
+    const preflight = {
+      hidden: 'CORS preflights, answered on every path; browsers send them on their own.',
+      success: { 204: { description: 'The preflight is granted (the CORS headers say for what).' } },
+      problems: ['ORIGIN_NOT_ALLOWED'],
+    } as const
+    app.options('*', { config: { group: false, answers: preflight } }, (_request, reply) => {
       reply.code(204).send()
     })
   },

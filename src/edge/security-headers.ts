@@ -34,25 +34,35 @@ export function headersOf(options: HelmetOptions): HeaderSet {
   return headers
 }
 
+const policy = (directives: Record<string, string[]>, document: boolean, https: boolean): HelmetOptions => ({
+  contentSecurityPolicy: { useDefaults: false, directives },
+  referrerPolicy: { policy: 'no-referrer' },
+  strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  crossOriginEmbedderPolicy: false,
+  // Acted on for documents only (or by plug-ins and IE8).
+  crossOriginOpenerPolicy: document,
+  originAgentCluster: document,
+  xDnsPrefetchControl: document,
+  xDownloadOptions: document,
+  xPermittedCrossDomainPolicies: document,
+  xXssProtection: document,
+})
+
+/**
+ * The headers of an HTML page with its own policy, for a route whose `cspDirectives` are known only
+ * after this plugin's onRoute hook ran (a page a plugin registers): set as its `securityHeaderSet`.
+ */
+export const pageHeaders = (directives: Record<string, string[]>, https: boolean) =>
+  headersOf(policy(directives, true, https))
+
 export const securityHeaders = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
-    const policy = (directives: Record<string, string[]>, document: boolean): HelmetOptions => ({
-      contentSecurityPolicy: { useDefaults: false, directives },
-      referrerPolicy: { policy: 'no-referrer' },
-      strictTransportSecurity: opts.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-      crossOriginEmbedderPolicy: false,
-      // Acted on for documents only (or by plug-ins and IE8).
-      crossOriginOpenerPolicy: document,
-      originAgentCluster: document,
-      xDnsPrefetchControl: document,
-      xDownloadOptions: document,
-      xPermittedCrossDomainPolicies: document,
-      xXssProtection: document,
-    })
-    const apiHeaders = headersOf(policy({ defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, false))
+    const apiHeaders = headersOf(
+      policy({ defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, false, opts.https),
+    )
     app.addHook('onRoute', (route) => {
       const own = route.config?.cspDirectives
-      if (own && route.config) route.config.securityHeaderSet = headersOf(policy(own, true))
+      if (own && route.config) route.config.securityHeaderSet = pageHeaders(own, opts.https)
     })
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(routeOf(request).securityHeaderSet ?? apiHeaders)

@@ -2,7 +2,8 @@
 // load balancer sends traffic only to instances that can serve it. A check that only degrades the
 // gateway (Redis: every instance shares it, so failing readiness on it would empty the whole pool)
 // is reported under `degraded` while the answer stays 200.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
+import { z } from 'zod'
 import { GatewayError } from '../errors.js'
 
 export interface ReadinessCheck {
@@ -13,11 +14,42 @@ export interface ReadinessCheck {
   degradesOnly?: boolean
 }
 
+/** Never rate-limited: load balancers and orchestrators call these. */
+const HEALTH: RouteShorthandOptions = {
+  schema: { summary: 'Liveness', tags: ['ops'], operationId: 'getHealth' },
+  config: {
+    group: false,
+    answers: {
+      success: { 200: { description: 'The process is alive.', body: z.object({ status: z.literal('ok') }) } },
+      problems: [],
+    },
+  },
+}
+const READINESS: RouteShorthandOptions = {
+  schema: { summary: 'Readiness', tags: ['ops'], operationId: 'getReadiness' },
+  config: {
+    group: false,
+    answers: {
+      success: {
+        200: {
+          description:
+            'Ready to serve: the catalog is loaded and the upstream answered recently. `degraded` names shared helpers that are away (Redis) while the instance still serves.',
+          body: z.object({
+            status: z.literal('ready'),
+            degraded: z.record(z.string(), z.string()).optional(),
+          }),
+        },
+      },
+      problems: ['SERVICE_UNAVAILABLE'],
+    },
+  },
+}
+
 export async function health(app: FastifyInstance, opts: { checks: () => ReadinessCheck[] }) {
-  app.get('/healthz', { config: { group: false } }, async (_request, reply) =>
+  app.get('/healthz', HEALTH, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok' }),
   )
-  app.get('/readyz', { config: { group: false } }, async (_request, reply) => {
+  app.get('/readyz', READINESS, async (_request, reply) => {
     const failing = opts
       .checks()
       .map((check) => ({ check, problem: check.problem() }))

@@ -10,6 +10,8 @@ import { metricsServer } from './metrics-server.js'
 export interface OpsOptions {
   apiPrefix: string
   apiVersion: string
+  /** The origin browsers use; the OpenAPI document's server. */
+  publicOrigin: string
   /** Where /metrics listens; undefined: nowhere. */
   metricsPort: number | undefined
   metricsHost: string
@@ -23,7 +25,11 @@ export const opsEdge = fp(
       sources: { ...opts.sources, ...(redis ? { redisUp: () => redis.up } : {}) },
     })
     await app.register(metricsServer, { port: opts.metricsPort, host: opts.metricsHost })
-    await app.register(openapiCollector, { apiPrefix: opts.apiPrefix, version: opts.apiVersion })
+    await app.register(openapiCollector, {
+      apiPrefix: opts.apiPrefix,
+      version: opts.apiVersion,
+      publicOrigin: opts.publicOrigin,
+    })
   },
   { name: 'ops' },
 )

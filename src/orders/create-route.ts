@@ -2,7 +2,9 @@
 // an answer that never came is ORDER_OUTCOME_UNKNOWN. Idempotency-Key replays the first final answer.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
 import { orderSchema } from '../upstream/schemas.js'
+import { orderCreated } from './answers.js'
 import { fingerprintOf } from './fingerprint.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import { createOnce, type IdempotencyTerms } from './idempotent.js'
@@ -37,8 +39,42 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/orders/create',
     {
-      schema: { body: createBody, headers: createHeaders, summary: 'Create an order', tags: ['orders'] },
-      config: { group: 'create' },
+      schema: {
+        body: createBody,
+        headers: createHeaders,
+        summary: 'Create an order',
+        tags: ['orders'],
+        operationId: 'createOrder',
+      },
+      config: {
+        group: 'create',
+        answers: {
+          success: {
+            201: {
+              description:
+                'The created order, with its deposit address (`walletAddress`) and its two tokens.',
+              body: orderCreated,
+              headers: {
+                'Idempotent-Replayed':
+                  '`true` when this is the stored answer of an earlier request with this Idempotency-Key.',
+              },
+            },
+          },
+          problems: [
+            ...BODY_FAILURES,
+            'UNKNOWN_TOKEN',
+            'PAIR_UNAVAILABLE',
+            'INVALID_AMOUNT',
+            'INVALID_ADDRESS',
+            'SESSION_EXPIRED',
+            'IDEMPOTENCY_IN_PROGRESS',
+            'IDEMPOTENCY_KEY_REUSED',
+            'ORDER_OUTCOME_UNKNOWN',
+            ...TENANT_FAILURES,
+          ],
+          session: 'optional',
+        },
+      },
     },
     async (request, reply) => {
       const user = await opts.credentials.credentialsFor(request, 'reject')

@@ -5,18 +5,22 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { queryField } from '../edge/field-messages.js'
+import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
+import { onTheWire } from '../edge/wire-types.js'
 import { GatewayError } from '../errors.js'
 import { historySchema } from '../upstream/schemas.js'
 import type { CredentialSource } from './ports.js'
 
 const MAX_PAGE_SIZE = 100
 const page = (max: number) =>
-  z
-    .string({ error: queryField('must be a positive integer') })
-    .regex(/^[1-9]\d{0,8}$/, 'must be a positive integer')
-    .transform(Number)
-    .refine((n) => n <= max, `must be at most ${max}`)
-    .optional()
+  onTheWire(
+    z
+      .string({ error: queryField('must be a positive integer') })
+      .regex(/^[1-9]\d{0,8}$/, 'must be a positive integer')
+      .transform(Number)
+      .refine((n) => n <= max, `must be at most ${max}`),
+    { type: 'integer', minimum: 1, maximum: max },
+  ).optional()
 
 export const historyQuery = z.object({ current: page(999_999_999), limit: page(MAX_PAGE_SIZE) })
 
@@ -24,8 +28,20 @@ export async function historyRoute(app: FastifyInstance, opts: { credentials: Cr
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/orders',
     {
-      schema: { querystring: historyQuery, summary: "The signed-in user's orders", tags: ['orders'] },
-      config: { group: 'orders' },
+      schema: {
+        querystring: historyQuery,
+        summary: "The signed-in user's orders",
+        tags: ['orders'],
+        operationId: 'listOrders',
+      },
+      config: {
+        group: 'orders',
+        answers: {
+          success: { 200: { description: "A page of the signed-in user's orders.", body: historySchema } },
+          problems: ['VALIDATION_FAILED', 'AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
+          session: 'required',
+        },
+      },
     },
     async (request, reply) => {
       const user = await opts.credentials.credentialsFor(request, 'reject')

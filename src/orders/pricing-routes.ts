@@ -2,6 +2,7 @@
 // (and the user's token when signed in). Identical quotes in flight share one upstream call.
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { type RouteAnswers, TENANT_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
 import type { UpstreamReply } from '../upstream/client.js'
 import { Coalescer } from '../upstream/coalesce.js'
@@ -15,6 +16,7 @@ export interface PricingOptions {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+const PAIR_PROBLEMS: RouteAnswers['problems'] = ['VALIDATION_FAILED', 'UNKNOWN_TOKEN', 'PAIR_UNAVAILABLE']
 
 export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) {
   const quotes = new Coalescer<UpstreamReply<Quote>>()
@@ -23,8 +25,23 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
   routes.get(
     '/v1/tokens/quote',
     {
-      schema: { querystring: quoteQuery, summary: 'Price a pair', tags: ['pricing'] },
-      config: { group: 'pricing', invalidCodes: { amount: 'INVALID_AMOUNT' } },
+      schema: {
+        querystring: quoteQuery,
+        summary: 'Price a pair',
+        tags: ['pricing'],
+        operationId: 'getQuote',
+      },
+      config: {
+        group: 'pricing',
+        invalidCodes: { amount: 'INVALID_AMOUNT' },
+        answers: {
+          success: {
+            200: { description: "The upstream's quote, unknown fields included.", body: quoteSchema },
+          },
+          problems: [...PAIR_PROBLEMS, 'INVALID_AMOUNT', 'NO_QUOTE', ...TENANT_FAILURES],
+          session: 'optional',
+        },
+      },
     },
     async (request, reply) => {
       const q = request.query
@@ -56,8 +73,25 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
   routes.get(
     '/v1/tokens/swap-limits',
     {
-      schema: { querystring: swapLimitsQuery, summary: 'Swap limits of a pair', tags: ['pricing'] },
-      config: { group: 'pricing' },
+      schema: {
+        querystring: swapLimitsQuery,
+        summary: 'Swap limits of a pair',
+        tags: ['pricing'],
+        operationId: 'getSwapLimits',
+      },
+      config: {
+        group: 'pricing',
+        answers: {
+          success: {
+            200: {
+              description: "The pair's limits: the upstream's body, untouched.",
+              body: swapLimitsSchema,
+            },
+          },
+          problems: [...PAIR_PROBLEMS, ...TENANT_FAILURES],
+          session: 'optional',
+        },
+      },
     },
     async (request, reply) => {
       const { depositTokenId, settleTokenId } = request.query

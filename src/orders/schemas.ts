@@ -1,26 +1,35 @@
 // Inputs of the pricing and order routes (CONTRACT.md §5), checked before any upstream call.
 import { z } from 'zod'
 import { bodyField, bodyObject, queryField } from '../edge/field-messages.js'
+import { onTheWire } from '../edge/wire-types.js'
 
 /** A positive integer id, from a query string (text) or a JSON body (number). */
-export const tokenIdQuery = z
-  .string({ error: queryField('must be a positive integer') })
-  .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
-  .transform(Number)
+export const tokenIdQuery = onTheWire(
+  z
+    .string({ error: queryField('must be a positive integer') })
+    .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
+    .transform(Number),
+  { type: 'integer', minimum: 1 },
+)
 /** z.int() itself refuses integers beyond the safe range. */
 export const tokenId = z
   .int({ error: bodyField('must be a positive integer') })
   .positive('must be a positive integer')
 
-const booleanText = z.enum(['true', 'false'], { error: queryField('must be true or false') })
+const booleanText = onTheWire(z.enum(['true', 'false'], { error: queryField('must be true or false') }), {
+  type: 'boolean',
+})
 
 export const quoteQuery = z.object({
   depositTokenId: tokenIdQuery,
   settleTokenId: tokenIdQuery,
-  amount: z
-    .string({ error: queryField('must be a positive number') })
-    .regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, 'must be a positive number')
-    .refine((v) => Number.isFinite(Number(v)) && Number(v) > 0, 'must be a positive number'),
+  amount: onTheWire(
+    z
+      .string({ error: queryField('must be a positive number') })
+      .regex(/^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, 'must be a positive number')
+      .refine((v) => Number.isFinite(Number(v)) && Number(v) > 0, 'must be a positive number'),
+    { type: 'number', exclusiveMinimum: 0, description: 'Decimal or exponent notation.' },
+  ),
   amountIsDeposit: booleanText,
 })
 
@@ -54,5 +63,5 @@ export const createHeaders = z.looseObject({
 })
 
 export const orderParams = z.object({
-  uuid: z.uuid({ message: 'must be a UUID' }),
+  uuid: onTheWire(z.uuid({ message: 'must be a UUID' }), { type: 'string', format: 'uuid' }),
 })

@@ -4,9 +4,12 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
 import { clientIpOf } from '../edge/client-ip.js'
+import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { orderParams } from '../orders/schemas.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
+import { SNAPSHOT_EVENT, STATUS_EVENT, snapshotEvent, statusUpdateEvent } from './events.js'
 import type { OrderRead } from './feed.js'
 import type { StatusHub } from './hub.js'
 
@@ -42,8 +45,27 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
         params: orderParams,
         summary: 'Follow an order: a snapshot, then every status change (Server-Sent Events)',
         tags: ['orders'],
+        operationId: 'followOrder',
       },
-      config: { group: 'stream', invalidCodes: { uuid: 'INVALID_ORDER_ID' } },
+      config: {
+        group: 'stream',
+        invalidCodes: { uuid: 'INVALID_ORDER_ID' },
+        answers: {
+          success: {
+            200: {
+              description: `Server-sent events (listed under \`x-events\`): \`${SNAPSHOT_EVENT}\` (the full order) first, then \`${STATUS_EVENT}\` per transition (the upstream's data plus \`order\`), a heartbeat comment every SSE_HEARTBEAT_MS; the stream ends after a terminal status.`,
+              contentType: 'text/event-stream',
+              body: z.string(),
+              events: { [SNAPSHOT_EVENT]: snapshotEvent, [STATUS_EVENT]: statusUpdateEvent },
+            },
+            204: {
+              description:
+                'A reconnect (Last-Event-ID) for an order that is already terminal: stop reconnecting.',
+            },
+          },
+          problems: ['INVALID_ORDER_ID', 'ORDER_NOT_FOUND', ...UPSTREAM_FAILURES],
+        },
+      },
       // A HEAD would hold a stream slot while sending nothing: streams are GET only.
       exposeHeadRoute: false,
     },

@@ -1,78 +1,133 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { validate } from '@readme/openapi-parser'
+import openapiTS, { astToString } from 'openapi-typescript'
 import t from 'tap'
+import ts from 'typescript'
 import { codeSlug, ERROR_CODES, type ErrorCode } from '../../src/errors.js'
 import { startGateway } from '../helpers/gateway.js'
 
-/** CONTRACT.md §2, as OpenAPI paths. */
-const CONTRACT_ROUTES = [
-  'get /api/v1/tokens',
-  'get /api/v1/tokens/{id}',
-  'get /api/v1/chains',
-  'get /api/v1/tokens/swap-limits',
-  'get /api/v1/tokens/quote',
-  'post /api/v1/orders/create',
-  'get /api/v1/orders/{uuid}',
-  'get /api/v1/orders',
-  'get /api/orders/{uuid}/status-stream',
-  'get /api/auth/siwx/challenge',
-  'post /api/auth/siwx/verify',
-  'post /api/auth/refresh',
-  'get /api/auth/me',
-  'get /api/auth/session',
-  'post /api/auth/logout',
-  'get /healthz',
-  'get /readyz',
-  'get /metrics',
-  'get /api/openapi.json',
-  'get /api/docs',
+/** CONTRACT.md §2 and §11, as OpenAPI operations: method, path, operationId. */
+const OPERATIONS = {
+  'get /api/v1/tokens': 'listTokens',
+  'get /api/v1/tokens/{id}': 'getToken',
+  'get /api/v1/chains': 'listChains',
+  'get /api/v1/tokens/swap-limits': 'getSwapLimits',
+  'get /api/v1/tokens/quote': 'getQuote',
+  'post /api/v1/orders/create': 'createOrder',
+  'get /api/v1/orders/{uuid}': 'getOrder',
+  'get /api/v1/orders': 'listOrders',
+  'get /api/orders/{uuid}/status-stream': 'followOrder',
+  'get /api/auth/siwx/challenge': 'getChallenge',
+  'post /api/auth/siwx/verify': 'verifySignIn',
+  'post /api/auth/refresh': 'refreshSession',
+  'get /api/auth/me': 'getMe',
+  'get /api/auth/session': 'getSession',
+  'post /api/auth/logout': 'logout',
+  'get /healthz': 'getHealth',
+  'get /readyz': 'getReadiness',
+  'get /metrics': 'getMetrics',
+  'get /api/openapi.json': 'getOpenApiDocument',
+  'get /api/docs': 'getReference',
+  'get /api/docs/errors': 'getErrorCodes',
+}
+const SCHEMAS = [
+  'Token',
+  'Blockchain',
+  'Order',
+  'OrderCreated',
+  'Quote',
+  'SwapLimits',
+  'OrderHistory',
+  'Session',
+  'SignInResult',
+  'Challenge',
+  'Problem',
+  'StatusUpdate',
+  'Snapshot',
 ]
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[]
 
+type Schema = { type?: string; $ref?: string; enum?: string[]; properties?: Record<string, Schema> } & Record<
+  string,
+  unknown
+>
+type Operation = {
+  operationId?: string
+  security?: Array<Record<string, string[]>>
+  parameters?: Array<{ name: string; in: string; schema: Schema }>
+  responses: Record<
+    string,
+    {
+      'x-error-codes'?: string[]
+      content?: Record<
+        string,
+        { schema: Schema; examples?: Record<string, unknown>; 'x-events'?: Record<string, { data: Schema }> }
+      >
+    }
+  >
+}
 type Doc = {
   openapi: string
-  paths: Record<
-    string,
-    Record<
-      string,
-      {
-        parameters?: Array<{ name: string; in: string }>
-        responses: Record<string, { $ref?: string; 'x-error-codes'?: string[] }>
-      }
-    >
-  >
-  components: { responses: Record<string, { description: string }>; schemas: Record<string, unknown> }
+  servers: Array<{ url: string }>
+  paths: Record<string, Record<string, Operation>>
+  components: {
+    schemas: Record<string, Schema>
+    examples: Record<string, { summary: string; description: string; value: { type: string } }>
+    securitySchemes: Record<string, Record<string, string>>
+  }
 }
 
-const codesOf = (responses: Doc['paths'][string][string]['responses']) =>
-  Object.values(responses).flatMap((r) => r['x-error-codes'] ?? (r.$ref ? [r.$ref.split('/').pop()!] : []))
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([m]) => m !== 'servers')
+      .map(([method, op]) => ({ route: `${method} ${path}`, op })),
+  )
 
-t.test('the OpenAPI document is valid OpenAPI 3.1 and lists every route of the contract', async (t) => {
-  const { app } = await startGateway(t)
+async function served(t: Parameters<typeof startGateway>[0], env?: Record<string, string>) {
+  const { app } = await startGateway(t, { env })
   const res = await app.inject({ url: '/api/openapi.json' })
   t.equal(res.statusCode, 200)
   t.match(res.headers['content-type'], /^application\/json/)
-  const doc = res.json() as Doc
-  t.equal(doc.openapi, '3.1.0')
+  return { app, doc: res.json() as Doc }
+}
 
-  const result = await validate(structuredClone(doc) as never)
-  t.ok(result.valid, 'a maintained validator accepts it')
-  if (!result.valid) t.comment(JSON.stringify(result.errors, null, 1).slice(0, 4000))
+t.test(
+  'the OpenAPI document is valid OpenAPI 3.1 with one operationId per route of the contract',
+  async (t) => {
+    const { doc } = await served(t)
+    t.equal(doc.openapi, '3.1.0')
+    const result = await validate(structuredClone(doc) as never)
+    t.ok(result.valid, 'a maintained validator accepts it')
+    if (!result.valid) t.comment(JSON.stringify(result.errors, null, 1).slice(0, 4000))
 
-  const listed = Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.keys(item)
-      .filter((m) => m !== 'servers')
-      .map((m) => `${m} ${path}`),
-  )
-  for (const route of CONTRACT_ROUTES) t.ok(listed.includes(route), `lists ${route}`)
+    const listed = Object.fromEntries(operations(doc).map(({ route, op }) => [route, op.operationId]))
+    t.same(listed, OPERATIONS, 'exactly these operations, named as the typed client names its methods')
+    for (const name of SCHEMAS) t.ok(doc.components.schemas[name], `components.schemas.${name}`)
+  },
+)
 
-  const quote = doc.paths['/api/v1/tokens/quote']!.get!
-  t.same(
-    quote.parameters?.map((p) => `${p.in}:${p.name}`).sort(),
-    ['query:amount', 'query:amountIsDeposit', 'query:depositTokenId', 'query:settleTokenId'],
-    'parameters come from the route schemas',
-  )
-  t.ok(quote.responses['200'], 'a success answer')
+t.test('each operation answers what its route declares: named bodies and its problem codes', async (t) => {
+  const { doc } = await served(t)
+  const op = (path: string, method = 'get') => doc.paths[path]![method]!
+  const body = (o: Operation, status: string, type = 'application/json') =>
+    o.responses[status]?.content?.[type]?.schema
+  const codes = (o: Operation) => Object.values(o.responses).flatMap((r) => r['x-error-codes'] ?? [])
 
+  t.same(body(op('/api/v1/tokens'), '200'), { type: 'array', items: { $ref: '#/components/schemas/Token' } })
+  t.same(body(op('/api/v1/tokens/quote'), '200'), { $ref: '#/components/schemas/Quote' })
+  t.same(body(op('/api/v1/orders/create', 'post'), '201'), { $ref: '#/components/schemas/OrderCreated' })
+  t.same(body(op('/api/v1/orders/{uuid}'), '200'), { $ref: '#/components/schemas/Order' })
+  t.same(body(op('/api/v1/orders'), '200'), { $ref: '#/components/schemas/OrderHistory' })
+  t.same(body(op('/api/auth/siwx/verify', 'post'), '201'), { $ref: '#/components/schemas/SignInResult' })
+  t.same(body(op('/api/auth/session'), '200'), { $ref: '#/components/schemas/Session' })
+  t.same(body(op('/api/auth/siwx/challenge'), '200'), { $ref: '#/components/schemas/Challenge' })
+  t.ok(op('/api/v1/tokens').responses['304'], 'the catalog answers 304 to a current ETag')
+  t.ok(op('/api/orders/{uuid}/status-stream').responses['204'], 'a terminal reconnect is 204')
+
+  const quote = op('/api/v1/tokens/quote')
   for (const code of [
     'INVALID_AMOUNT',
     'UNKNOWN_TOKEN',
@@ -81,54 +136,173 @@ t.test('the OpenAPI document is valid OpenAPI 3.1 and lists every route of the c
     'RATE_LIMITED',
     'UPSTREAM_TIMEOUT',
   ]) {
-    t.ok(codesOf(quote.responses).includes(code), `quote lists ${code}`)
+    t.ok(codes(quote).includes(code), `quote lists ${code}`)
   }
-  const create = doc.paths['/api/v1/orders/create']!.post!
-  t.ok(create.responses['201'])
+  const create = op('/api/v1/orders/create', 'post')
   for (const code of [
     'IDEMPOTENCY_KEY_REUSED',
     'IDEMPOTENCY_IN_PROGRESS',
     'ORDER_OUTCOME_UNKNOWN',
     'INVALID_ADDRESS',
   ]) {
-    t.ok(codesOf(create.responses).includes(code), `create lists ${code}`)
+    t.ok(codes(create).includes(code), `create lists ${code}`)
   }
-  t.notOk(
-    codesOf(doc.paths['/healthz']!.get!.responses).includes('RATE_LIMITED'),
-    'health is never rate-limited',
+  t.same(codes(op('/healthz')), [], 'health answers no problem and is never rate-limited')
+  t.same(
+    Object.keys(quote.responses['400']!.content!['application/problem+json']!.examples!).sort(),
+    ['INVALID_AMOUNT', 'UNKNOWN_TOKEN', 'VALIDATION_FAILED'],
+    'each problem answer has an example per code',
   )
-
   for (const code of CODES) {
-    const entry = doc.components.responses[code]
-    t.ok(entry, `the catalogue has ${code}`)
-    t.match(entry?.description, ERROR_CODES[code].title, `${code} carries its title and meaning`)
+    const example = doc.components.examples[code]
+    t.equal(example?.summary, ERROR_CODES[code].title, `the catalogue has ${code}`)
+    t.match(example?.value.type, new RegExp(`^http://localhost:3000/api/docs/errors#${codeSlug(code)}$`))
   }
-  t.ok(doc.components.schemas.Problem, 'the problem schema')
 })
 
-t.test('the docs page lists the routes and links every error code to its anchor', async (t) => {
-  const { app } = await startGateway(t)
+t.test('parameters have their wire types, not the text they arrive as', async (t) => {
+  const { doc } = await served(t)
+  const params = (path: string) =>
+    Object.fromEntries((doc.paths[path]!.get!.parameters ?? []).map((p) => [`${p.in}:${p.name}`, p.schema]))
+  t.same(params('/api/v1/tokens/quote'), {
+    'query:depositTokenId': { type: 'integer', minimum: 1 },
+    'query:settleTokenId': { type: 'integer', minimum: 1 },
+    'query:amount': { type: 'number', exclusiveMinimum: 0 },
+    'query:amountIsDeposit': { type: 'boolean' },
+  })
+  t.match(params('/api/v1/tokens/swap-limits'), { 'query:depositTokenId': { type: 'integer' } })
+  t.same(params('/api/v1/tokens/{id}'), { 'path:id': { type: 'integer', minimum: 1 } })
+  t.same(params('/api/v1/tokens')['query:tradable'], { type: 'boolean' })
+  t.same(params('/api/v1/orders'), {
+    'query:current': { type: 'integer', minimum: 1, maximum: 999_999_999 },
+    'query:limit': { type: 'integer', minimum: 1, maximum: 100 },
+  })
+  t.same(params('/api/v1/orders/{uuid}'), { 'path:uuid': { type: 'string', format: 'uuid' } })
+})
+
+t.test(
+  'the session cookie and the Bearer session token are security schemes of the operations using them',
+  async (t) => {
+    const { doc } = await served(t)
+    t.same(doc.servers, [{ url: 'http://localhost:3000', description: 'This gateway (PUBLIC_ORIGIN).' }])
+    t.match(doc.components.securitySchemes, {
+      sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+      sessionToken: { type: 'http', scheme: 'bearer' },
+    })
+    const session = [{ sessionCookie: [] }, { sessionToken: [] }]
+    const securityOf = Object.fromEntries(operations(doc).map(({ op }) => [op.operationId, op.security]))
+    for (const id of ['listOrders', 'getMe', 'refreshSession'])
+      t.same(securityOf[id], session, `${id} needs a session`)
+    for (const id of ['getQuote', 'getSwapLimits', 'createOrder']) {
+      t.same(securityOf[id], [{}, ...session], `${id} takes a session when there is one`)
+    }
+    for (const id of ['listTokens', 'getOrder', 'followOrder', 'getSession', 'verifySignIn']) {
+      t.same(securityOf[id], [], `${id} needs none`)
+    }
+
+    const https = await served(t, { PUBLIC_ORIGIN: 'https://app.example' })
+    t.same(
+      https.doc.servers.map((s) => s.url),
+      ['https://app.example'],
+    )
+    t.equal(https.doc.components.securitySchemes.sessionCookie!.name, '__Host-session')
+  },
+)
+
+t.test('the stream names its events and their data; Problem types its code-specific members', async (t) => {
+  const { doc } = await served(t)
+  const stream =
+    doc.paths['/api/orders/{uuid}/status-stream']!.get!.responses['200']!.content!['text/event-stream']!
+  t.same(stream['x-events'], {
+    snapshot: { data: { $ref: '#/components/schemas/Snapshot' } },
+    'orders:status-update': { data: { $ref: '#/components/schemas/StatusUpdate' } },
+  })
+  t.match(doc.components.schemas.StatusUpdate!.properties, {
+    status: { enum: ['AWAITING_USER_DEPOSIT'] },
+    order: { $ref: '#/components/schemas/Order' },
+  })
+
+  const problem = doc.components.schemas.Problem!.properties!
+  t.same(problem.code!.enum, CODES)
+  t.same(problem.side!.enum, ['deposit', 'settle'])
+  t.equal(problem.tokenId!.type, 'integer')
+  t.equal(problem.retryAfter!.type, 'integer')
+  t.equal(problem.network!.type, 'string')
+  t.equal(problem.challenge!.$ref, '#/components/schemas/Challenge')
+  t.match(problem.errors, { type: 'array', items: { required: ['path', 'message'] } })
+})
+
+t.test(
+  'a client generated from the served document with openapi-typescript compiles against it',
+  async (t) => {
+    const { doc } = await served(t)
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-openapi-'))
+    t.teardown(() => rm(dir, { recursive: true, force: true }))
+    await writeFile(join(dir, 'api.ts'), astToString(await openapiTS(doc as never)))
+    const fixture = `import type { components, operations } from './api.js'
+type Order = components['schemas']['Order']
+type Create = operations['createOrder']
+type Created = Create['responses'][201]['content']['application/json']
+type Body = Create['requestBody'] extends { content: { 'application/json': infer B } } | undefined ? B : never
+
+export const body: Body = {
+  depositTokenId: 1, settleTokenId: 2, receivingAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+  intendedAmount: 100, intendedIsDeposit: true,
+}
+export const show = (order: Order): string => \`\${order.uuid} \${order.status} \${order.minimalAmount.toFixed(2)}\`
+export const deposit = (created: Created): string => created.depositToken.symbol + (created.walletAddress ?? '')
+export const query: operations['getQuote']['parameters']['query'] = {
+  depositTokenId: 1, settleTokenId: 2, amount: 1.5, amountIsDeposit: true,
+}
+export const side: components['schemas']['Problem']['side'] = 'settle'
+export const nonce = (p: components['schemas']['Problem']): string | undefined => p.challenge?.nonce
+// @ts-expect-error an order's status is one of its statuses
+export const status: Order['status'] = 'LOST'
+// @ts-expect-error a token id is a number, not text
+export const id: Body['depositTokenId'] = '1'
+// @ts-expect-error a problem's code is one of the catalogue's
+export const code: components['schemas']['Problem']['code'] = 'NOPE'
+`
+    await writeFile(join(dir, 'fixture.ts'), fixture)
+    const program = ts.createProgram([join(dir, 'fixture.ts')], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      types: [],
+    })
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+    t.same(diagnostics, [], 'the fixture type-checks against the generated types')
+  },
+)
+
+t.test('the API reference is served by the gateway itself, from the same document', async (t) => {
+  const { app, doc } = await served(t)
   const page = await app.inject({ url: '/api/docs' })
   t.equal(page.statusCode, 200)
   t.match(page.headers['content-type'], /^text\/html/)
-  for (const path of [
-    '/api/v1/tokens/quote',
-    '/api/orders/{uuid}/status-stream',
-    '/api/auth/siwx/verify',
-    '/readyz',
-  ]) {
-    t.ok(page.body.includes(path), `lists ${path}`)
+  const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
+  t.ok(assets.length >= 4, 'scripts and styles')
+  for (const asset of assets) {
+    t.match(asset, /^\/api\/docs\/static\//, `${asset} is served by the gateway`)
+    t.equal((await app.inject({ url: asset })).statusCode, 200, `${asset} is there`)
   }
-  t.notMatch(page.body, /<script|https?:\/\/(?!localhost)/, 'self-contained: no script, no external resource')
+  const copy = await app.inject({ url: '/api/docs/json' })
+  t.same(copy.json(), doc, 'the page renders the document /api/openapi.json serves')
+})
 
+t.test('the error codes page has one anchor per code, where problem documents point', async (t) => {
+  const { app, doc } = await served(t)
   const errors = await app.inject({ url: '/api/docs/errors' })
   t.equal(errors.statusCode, 200)
-  for (const code of CODES) {
-    t.ok(errors.body.includes(`id="${codeSlug(code)}"`), `anchor #${codeSlug(code)}`)
-    t.ok(page.body.includes(`id="${codeSlug(code)}"`), `the docs page has #${codeSlug(code)} too`)
-  }
+  t.match(errors.headers['content-type'], /^text\/html/)
+  for (const code of CODES) t.ok(errors.body.includes(`id="${codeSlug(code)}"`), `anchor #${codeSlug(code)}`)
+  t.match(JSON.stringify(doc), 'http://localhost:3000/api/docs/errors', 'the reference links the codes page')
 
-  // A problem document's `type` resolves to a page with its anchor.
   const problem = (await app.inject({ url: '/api/v1/tokens/quote?depositTokenId=1' })).json() as {
     type: string
   }
@@ -137,7 +311,37 @@ t.test('the docs page lists the routes and links every error code to its anchor'
   t.ok((await app.inject({ url: path! })).body.includes(`id="${anchor}"`))
 })
 
-t.test('security headers on every response; the docs pages get only the CSP they need', async (t) => {
+t.test('a route that declares no answers keeps the gateway from starting', async (t) => {
+  const { buildApp } = await import('../../src/app.js')
+  const { loadConfig } = await import('../../src/config.js')
+  const { TEST_SESSION_SECRET } = await import('../helpers/gateway.js')
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    UPSTREAM_URL: 'http://127.0.0.1:9',
+    TENANT_API_KEY: 'unused',
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'silent',
+  })
+  const app = await buildApp(config, { catalogTuning: { startupWaitMs: 0 } })
+  t.teardown(() => app.close())
+  await app.register(async (scope) => {
+    scope.get('/api/v1/forgotten', async () => ({}))
+    scope.get(
+      '/api/v1/declared',
+      { config: { answers: { success: { 200: { description: 'Yes.' } }, problems: [] } } },
+      async () => ({}),
+    )
+  })
+  const failure = await app.ready().then(
+    () => undefined,
+    (err: Error) => err.message,
+  )
+  t.match(failure, /Routes without config\.answers.*GET \/api\/v1\/forgotten/, 'the route is named')
+  t.notMatch(failure, '/api/v1/declared', 'a declared route is not')
+})
+
+t.test('security headers on every response; each docs page gets only the CSP it needs', async (t) => {
   const { app } = await startGateway(t)
   const common = {
     'referrer-policy': 'no-referrer',
@@ -145,38 +349,47 @@ t.test('security headers on every response; the docs pages get only the CSP they
     'x-frame-options': 'SAMEORIGIN',
     'cross-origin-resource-policy': 'same-origin',
   }
+  const pages = ['/api/docs', '/api/docs/errors']
   for (const url of [
     '/api/v1/tokens',
     '/api/openapi.json',
     '/healthz',
     '/no/such/route',
     '/api/v1/orders/nope',
-    '/api/docs',
+    ...pages,
   ]) {
     const res = await app.inject({ url })
     t.match(res.headers, common, `${url} (${res.statusCode})`)
+    const page = pages.includes(url)
     t.equal(
       res.headers['cross-origin-opener-policy'],
-      url.includes('/docs') ? 'same-origin' : undefined,
+      page ? 'same-origin' : undefined,
       `${url}: document-only headers on pages only`,
     )
-    if (!url.includes('/docs')) {
+    if (!page)
       t.equal(
         res.headers['content-security-policy'],
         "default-src 'none';frame-ancestors 'none'",
         `${url}: API CSP`,
       )
-    }
   }
-  const page = await app.inject({ url: '/api/docs' })
-  const csp = String(page.headers['content-security-policy'])
-  t.match(csp, /default-src 'none'/)
-  t.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+'/, "only the page's own stylesheet, by hash")
+
+  const reference = String((await app.inject({ url: '/api/docs' })).headers['content-security-policy'])
+  t.equal(
+    reference,
+    "default-src 'none';script-src 'self';style-src 'self';img-src 'self' data:;connect-src 'self' http://localhost:3000;frame-ancestors 'none';base-uri 'none';form-action 'none'",
+    'the reference: its own scripts and styles, data: icons, and calls to the gateway (try it out)',
+  )
+
+  const errors = await app.inject({ url: '/api/docs/errors' })
+  const csp = String(errors.headers['content-security-policy'])
+  t.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+'/, 'the codes page: only its own stylesheet, by hash')
   t.notMatch(csp, /unsafe-inline|script-src/)
-  const style = /<style>([\s\S]*?)<\/style>/.exec(page.body)?.[1] ?? ''
+  const style = /<style>([\s\S]*?)<\/style>/.exec(errors.body)?.[1] ?? ''
   const { createHash } = await import('node:crypto')
   t.ok(
     csp.includes(`'sha256-${createHash('sha256').update(style).digest('base64')}'`),
     'the hash matches the inline style',
   )
+  t.notMatch(errors.body, /<script|https?:\/\//, 'self-contained: no script, no external resource')
 })

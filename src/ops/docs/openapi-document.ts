@@ -1,64 +1,35 @@
-// Completes the document @fastify/swagger generates from the routes' zod schemas: each operation gets
-// its success answers and its error answers (problem documents, grouped by status, each code linked to
-// the catalogue), and the components hold the problem schema and the whole error catalogue.
-import { z } from 'zod'
-import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../../errors.js'
+// The OpenAPI 3.1 document, built from what each route declares where it is defined (`config.answers`,
+// edge/route-answers.ts): @fastify/swagger lists the routes and their inputs; `operationAnswers` turns a
+// route's declaration into its answers and security when the document is generated, and
+// `completeDocument` adds what belongs to the whole API (components, security schemes, servers).
+import type { ErrorCode } from '../../errors.js'
+import { ERROR_CODES, PROBLEM_CONTENT_TYPE } from '../../errors.js'
+import { problemSchema } from '../../edge/problem-schema.js'
+import type { RouteAnswers, SuccessAnswer } from '../../edge/route-answers.js'
 import { type CatalogueEntry, errorCatalogue } from './error-catalogue.js'
-import {
-  COMMON_ERRORS,
-  HEALTH_RESPONSES,
-  ROUTE_RESPONSES,
-  type RouteDoc,
-  type SuccessDoc,
-} from './route-responses.js'
+import { bodySchema, componentSchemas, type Json } from './json-schema.js'
 
-type Json = Record<string, unknown>
-interface Operation extends Json {
-  responses?: Json
-  'x-rate-limit-group'?: string | false
-}
+const PROBLEM = bodySchema(problemSchema)
+
 export interface OpenApiDocument extends Json {
   /** Path items: operations by method, and `servers`/`parameters`. */
   paths?: Record<string, Json>
   components?: Json
 }
 
-export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
-
-const toSchema = (schema: z.ZodType) => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io: 'output',
-    unrepresentable: 'any',
-  })
-  return json
+export interface DocumentContext {
+  apiPrefix: string
+  publicOrigin: string
+  /** The session cookie's name at this origin (`__Host-session` over https, `session` otherwise). */
+  sessionCookieName: string
 }
 
-export const problemSchema = {
-  type: 'object',
-  description: 'An RFC 9457 problem document. Clients branch on `code`.',
-  required: ['type', 'title', 'status', 'code', 'detail', 'retryable', 'requestId'],
-  properties: {
-    type: { type: 'string', description: 'A URI naming the code: the docs page anchor of the code.' },
-    title: { type: 'string', description: 'Short text for the code, the same for every occurrence.' },
-    status: { type: 'integer', description: 'The HTTP status.' },
-    code: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'The stable machine code.' },
-    detail: { type: 'string', description: 'Text for this occurrence, written by the gateway.' },
-    retryable: { type: 'boolean', description: 'Whether the same request may succeed later, unchanged.' },
-    requestId: { type: 'string', description: "This request's id, also in the x-request-id header." },
-    errors: {
-      type: 'array',
-      description: 'VALIDATION_FAILED: one entry per bad field.',
-      items: {
-        type: 'object',
-        required: ['path', 'message'],
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
-      },
-    },
-    retryAfter: { type: 'integer', description: 'RATE_LIMITED, UPSTREAM_UNAVAILABLE: seconds to wait.' },
-  },
-  additionalProperties: true,
-}
+/** Where a route's answers wait, on its operation, until `completeDocument` puts them in place. */
+const ANSWERS_KEY = 'x-answers'
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
+
+/** Problems any route under the API prefix can answer; RATE_LIMITED is added on rate-limited routes. */
+const COMMON_PROBLEMS: readonly ErrorCode[] = ['ORIGIN_NOT_ALLOWED', 'INTERNAL', 'SERVICE_UNAVAILABLE']
 
 const RATE_LIMIT_HEADERS = {
   'x-ratelimit-limit': "Requests allowed per window in this route's group.",
@@ -66,75 +37,107 @@ const RATE_LIMIT_HEADERS = {
   'x-ratelimit-reset': 'Seconds until the window resets.',
 }
 
-function headersOf(descriptions: Record<string, string>) {
-  return Object.fromEntries(
+const SESSION = [{ sessionCookie: [] }, { sessionToken: [] }]
+/** `{}` first: the operation also works without a session. */
+const securityOf = (session: RouteAnswers['session']) =>
+  session === 'required' ? SESSION : session === 'optional' ? [{}, ...SESSION] : []
+
+const headersOf = (descriptions: Record<string, string>) =>
+  Object.fromEntries(
     Object.entries(descriptions).map(([name, description]) => [
       name,
       { description, schema: { type: 'string' } },
     ]),
   )
-}
 
-function catalogueResponse(entry: CatalogueEntry, apiPrefix: string) {
-  return {
-    description: `${entry.title}. ${entry.meaning} (HTTP ${entry.status}, retryable: ${entry.retryable ? 'yes' : 'no'})`,
-    content: {
-      [PROBLEM_CONTENT_TYPE]: {
-        schema: { $ref: '#/components/schemas/Problem' },
-        example: {
-          type: `${apiPrefix}/docs/errors#${entry.slug}`,
-          title: entry.title,
-          status: entry.status,
-          code: entry.code,
-          detail: entry.title,
-          retryable: entry.retryable,
-          requestId: '3f1c1b8e-5d7a-4f0e-9a51-0a6c2b7d9e14',
-        },
-      },
-    },
+/** The events of a stream, by name, with their data schemas: what OpenAPI 3.1 cannot say itself. */
+const eventsOf = (events: NonNullable<SuccessAnswer['events']>) =>
+  Object.fromEntries(Object.entries(events).map(([name, data]) => [name, { data: bodySchema(data) }]))
+
+function successResponse(answer: SuccessAnswer, rateLimited: boolean) {
+  const headers = { ...answer.headers, ...(rateLimited ? RATE_LIMIT_HEADERS : {}) }
+  const media = answer.body && {
+    schema: bodySchema(answer.body),
+    ...(answer.events ? { 'x-events': eventsOf(answer.events) } : {}),
   }
-}
-
-function successResponse(doc: SuccessDoc, rateLimited: boolean) {
-  const headers = { ...doc.headers, ...(rateLimited ? RATE_LIMIT_HEADERS : {}) }
   return {
-    description: doc.description,
+    description: answer.description,
     ...(Object.keys(headers).length > 0 ? { headers: headersOf(headers) } : {}),
-    ...(doc.body
-      ? { content: { [doc.contentType ?? 'application/json']: { schema: toSchema(doc.body) } } }
-      : {}),
+    ...(media ? { content: { [answer.contentType ?? 'application/json']: media } } : {}),
   }
 }
 
-function errorResponses(codes: ErrorCode[], byCode: Map<ErrorCode, CatalogueEntry>) {
+/** Every problem answer names its codes, each with its example (a catalogue entry of the document). */
+function problemResponses(codes: ErrorCode[], byCode: Map<ErrorCode, CatalogueEntry>) {
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of new Set(codes)) {
     const status = ERROR_CODES[code].status
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
+  const meaning = (code: ErrorCode) => `\`${code}\`: ${byCode.get(code)?.meaning ?? ''}`
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => {
-      const [only] = list
-      if (list.length === 1 && only) return [String(status), { $ref: `#/components/responses/${only}` }]
-      const lines = list.map((code) => `\`${code}\`: ${byCode.get(code)?.meaning ?? ''}`)
-      return [
-        String(status),
-        {
-          description: `One of:\n\n- ${lines.join('\n- ')}`,
-          'x-error-codes': list,
-          content: {
-            [PROBLEM_CONTENT_TYPE]: {
-              schema: { $ref: '#/components/schemas/Problem' },
-              examples: Object.fromEntries(
-                list.map((code) => [code, { $ref: `#/components/examples/${code}` }]),
-              ),
-            },
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description:
+          list.length === 1
+            ? meaning(list[0] as ErrorCode)
+            : `One of:\n\n- ${list.map(meaning).join('\n- ')}`,
+        'x-error-codes': list,
+        content: {
+          [PROBLEM_CONTENT_TYPE]: {
+            schema: PROBLEM,
+            examples: Object.fromEntries(
+              list.map((code) => [code, { $ref: `#/components/examples/${code}` }]),
+            ),
           },
         },
-      ]
-    }),
+      },
+    ]),
   )
 }
+
+/**
+ * What @fastify/swagger's per-route transform adds to an operation: its rate-limit group, its
+ * security and its answers (kept aside until completeDocument, which replaces swagger's own).
+ */
+export function operationAnswers(
+  answers: RouteAnswers,
+  url: string,
+  group: string | false,
+  apiPrefix: string,
+) {
+  const rateLimited = group !== false
+  const problems: ErrorCode[] = [
+    ...answers.problems,
+    ...(url.startsWith(`${apiPrefix}/`) ? COMMON_PROBLEMS : []),
+    ...(rateLimited ? (['RATE_LIMITED'] as const) : []),
+  ]
+  const byCode = new Map(errorCatalogue().map((e) => [e.code, e]))
+  const success = Object.fromEntries(
+    Object.entries(answers.success).map(([status, answer]) => [status, successResponse(answer, rateLimited)]),
+  )
+  return {
+    security: securityOf(answers.session),
+    'x-rate-limit-group': group,
+    [ANSWERS_KEY]: { ...success, ...problemResponses(problems, byCode) },
+  }
+}
+
+/** A code's entry of the catalogue: its meaning, and an example of its problem document. */
+const catalogueExample = (entry: CatalogueEntry, ctx: DocumentContext) => ({
+  summary: entry.title,
+  description: `${entry.meaning} (HTTP ${entry.status}, retryable: ${entry.retryable ? 'yes' : 'no'})`,
+  value: {
+    type: `${ctx.publicOrigin}${ctx.apiPrefix}/docs/errors#${entry.slug}`,
+    title: entry.title,
+    status: entry.status,
+    code: entry.code,
+    detail: entry.title,
+    retryable: entry.retryable,
+    requestId: '3f1c1b8e-5d7a-4f0e-9a51-0a6c2b7d9e14',
+  },
+})
 
 /** /metrics is not a route of the public server: it is described here, on its own internal port. */
 const METRICS_PATH = {
@@ -146,12 +149,14 @@ const METRICS_PATH = {
     },
   ],
   get: {
+    operationId: 'getMetrics',
     summary: 'Prometheus metrics',
     tags: ['ops'],
+    security: [],
     'x-rate-limit-group': false,
     responses: {
       '200': {
-        description: 'Metrics in the Prometheus text format (see docs/operations.md for the list).',
+        description: 'Metrics in the Prometheus text format.',
         content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
       },
       '404': { description: 'Any other path; and /metrics on the public port.' },
@@ -159,47 +164,53 @@ const METRICS_PATH = {
   },
 }
 
-/** Adds answers and the error catalogue to the generated document. Pure: the input is not changed. */
-export function completeDocument(generated: OpenApiDocument, apiPrefix: string): OpenApiDocument {
+function securitySchemes(ctx: DocumentContext) {
+  return {
+    sessionCookie: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: ctx.sessionCookieName,
+      description:
+        'The sealed session cookie set by sign-in (`POST /auth/siwx/verify`): `__Host-session` when the gateway is served over https, `session` otherwise. HttpOnly: browsers send it themselves.',
+    },
+    sessionToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'The same sealed session as a Bearer token, for clients without cookies: sign in with the header `X-Session-Mode: token` to receive `sessionToken`.',
+    },
+  } as const
+}
+
+/** What the whole API shares, in the shape @fastify/swagger's `openapi` option takes. */
+export const documentBase = (ctx: DocumentContext) => ({
+  servers: [{ url: ctx.publicOrigin, description: 'This gateway (PUBLIC_ORIGIN).' }],
+  components: { securitySchemes: securitySchemes(ctx) },
+})
+
+/** Puts each operation's declared answers in place and adds the catalogue. Pure: the input is not changed. */
+export function completeDocument(generated: OpenApiDocument, ctx: DocumentContext): OpenApiDocument {
   const catalogue = errorCatalogue()
-  const byCode = new Map(catalogue.map((e) => [e.code, e]))
-  const paths: Record<string, Json> = {}
-  for (const [path, item] of Object.entries(generated.paths ?? {})) {
-    const below = path.startsWith(`${apiPrefix}/`) ? path.slice(apiPrefix.length) : path
-    paths[path] = Object.fromEntries(
-      Object.entries(item).map(([method, value]) => {
-        if (!METHODS.includes(method)) return [method, value]
-        const operation = value as Operation
-        const key = `${method.toUpperCase()} ${below}`
-        const doc: RouteDoc = ROUTE_RESPONSES[key] ??
-          HEALTH_RESPONSES[key] ?? { success: [{ status: 200, description: 'Success.' }], errors: [] }
-        const rateLimited = operation['x-rate-limit-group'] !== false
-        const errors: ErrorCode[] = [
-          ...doc.errors,
-          ...(path.startsWith(`${apiPrefix}/`) ? COMMON_ERRORS : []),
-          ...(rateLimited ? (['RATE_LIMITED'] as const) : []),
-        ]
-        const success = Object.fromEntries(
-          doc.success.map((s) => [String(s.status), successResponse(s, rateLimited)]),
-        )
-        return [method, { ...operation, responses: { ...success, ...errorResponses(errors, byCode) } }]
-      }),
-    )
-  }
+  const paths = Object.fromEntries(
+    Object.entries(generated.paths ?? {}).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([method, value]) => {
+          if (!METHODS.has(method)) return [method, value]
+          const { [ANSWERS_KEY]: responses, ...operation } = value as Json
+          return [method, { ...operation, responses }]
+        }),
+      ),
+    ]),
+  )
   const components = generated.components ?? {}
   return {
     ...generated,
     paths: { ...paths, '/metrics': METRICS_PATH },
     components: {
       ...components,
-      schemas: { ...(components.schemas as Json | undefined), Problem: problemSchema },
-      responses: Object.fromEntries(catalogue.map((e) => [e.code, catalogueResponse(e, apiPrefix)])),
-      examples: Object.fromEntries(
-        catalogue.map((e) => [
-          e.code,
-          { summary: e.title, value: catalogueResponse(e, apiPrefix).content[PROBLEM_CONTENT_TYPE].example },
-        ]),
-      ),
+      schemas: { ...(components.schemas as Json | undefined), ...componentSchemas() },
+      examples: Object.fromEntries(catalogue.map((e) => [e.code, catalogueExample(e, ctx)])),
     },
   }
 }

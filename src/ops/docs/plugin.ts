@@ -1,88 +1,185 @@
-// The OpenAPI 3.1 document (generated from the routes' own schemas at /api/openapi.json) and the docs
-// pages (/api/docs, /api/docs/errors). `openapiCollector` must be registered before any route so that
-// it sees them all; `docsRoutes` adds the routes that serve the result.
+// The OpenAPI 3.1 document (at /api/openapi.json, built from each route's own declaration), the API
+// reference rendered from it by Swagger UI (at /api/docs, its assets served from the package), and
+// the error codes page (/api/docs/errors). `openapiCollector` must be registered before the
+// capabilities so that it sees their routes; `docsRoutes` adds the routes that serve the result.
 import swagger from '@fastify/swagger'
-import type { FastifyInstance } from 'fastify'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import { jsonSchemaTransform } from 'fastify-type-provider-zod'
-import { DOCS_STYLE_HASH, docsPage, errorsPage } from './docs-page.js'
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { sessionCookieFor } from '../../auth/session.js'
+import type { RouteAnswers } from '../../edge/route-answers.js'
+import { pageHeaders } from '../../edge/security-headers.js'
+import { ERRORS_STYLE_HASH, errorsPage } from './errors-page.js'
 import { errorCatalogue } from './error-catalogue.js'
-import { completeDocument, type OpenApiDocument } from './openapi-document.js'
+import { tidy } from './json-schema.js'
+import {
+  completeDocument,
+  type DocumentContext,
+  documentBase,
+  type OpenApiDocument,
+  operationAnswers,
+} from './openapi-document.js'
 
 export interface DocsOptions {
   apiPrefix: string
   version: string
+  /** PUBLIC_ORIGIN: the document's server, and where problem `type` links and the reference point. */
+  publicOrigin: string
 }
 
-const DESCRIPTION = `A backend-for-frontend in front of a cross-chain swap service. Success bodies are the upstream's;
-every failure is an \`application/problem+json\` document with a stable \`code\` (see the error codes).
+const TITLE = 'Swap gateway API'
+
+const description = (
+  errorsUrl: string,
+) => `A backend-for-frontend in front of a cross-chain swap service. Success bodies are the upstream's;
+every failure is an \`application/problem+json\` document (\`Problem\`) with a stable \`code\`: [the error codes](${errorsUrl}).
+
 Sessions: the session cookie set by sign-in, or \`Authorization: Bearer <sessionToken>\` for clients without cookies.
-Rate limits count per client IP and route group; limited routes send \`x-ratelimit-limit\`, \`x-ratelimit-remaining\`
-and \`x-ratelimit-reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`. Prometheus metrics are served on a separate
-internal port (METRICS_PORT), not on this one.`
+Rate limits count per client and route group; limited routes send \`x-ratelimit-limit\`, \`x-ratelimit-remaining\`
+and \`x-ratelimit-reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`. The order status stream's events and their
+data schemas are listed under \`x-events\` on its \`text/event-stream\` answer. Prometheus metrics are served on a
+separate internal port (METRICS_PORT), not on this one.`
+
+const contextOf = (opts: DocsOptions): DocumentContext => ({
+  apiPrefix: opts.apiPrefix,
+  publicOrigin: opts.publicOrigin,
+  sessionCookieName: sessionCookieFor(opts.publicOrigin).name,
+})
 
 export const openapiCollector = fp(
   async (app: FastifyInstance, opts: DocsOptions) => {
+    const ctx = contextOf(opts)
+    const errorsUrl = `${opts.publicOrigin}${opts.apiPrefix}/docs/errors`
+    // Inputs are zod schemas parsed from text: shown with their wire types (edge/wire-types.ts).
+    const inputs = createJsonSchemaTransform({ skipList: [], zodToJsonConfig: { override: tidy } })
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: 'Swap gateway API', version: opts.version, description: DESCRIPTION },
+        info: { title: TITLE, version: opts.version, description: description(errorsUrl) },
+        externalDocs: { description: 'The error codes, one anchor each', url: errorsUrl },
         tags: [
           { name: 'catalog', description: 'Tokens and chains, served from the catalog cache' },
           { name: 'pricing', description: 'Quotes and swap limits' },
-          { name: 'orders', description: 'Creating and reading orders' },
-          { name: 'stream', description: 'Order status as server-sent events' },
+          { name: 'orders', description: 'Creating, reading and following orders' },
           { name: 'auth', description: 'Wallet sign-in (SIWX) and sessions' },
           { name: 'ops', description: 'Health, readiness and documentation' },
         ],
+        ...documentBase(ctx),
       },
       transform: (input) => {
-        const { schema, url } = jsonSchemaTransform(input)
+        const answers = input.route.config?.answers
+        if (!answers || answers.hidden) return { schema: { hide: true }, url: input.url }
+        const { schema, url } = inputs(input)
         const group = input.route.config?.group ?? 'global'
-        return { schema: { ...schema, 'x-rate-limit-group': group }, url }
+        return {
+          schema: { ...schema, ...operationAnswers(answers, url, group, opts.apiPrefix) },
+          url,
+        }
       },
+      transformObject: (input) =>
+        completeDocument((input as { openapiObject: OpenApiDocument }).openapiObject, ctx),
     })
   },
   { name: 'openapi-collector' },
 )
 
+const html = 'text/html; charset=utf-8'
+const page = (description: string) => ({ description, contentType: 'text/html', body: z.string() })
+
+/** What Swagger UI's page needs: its own scripts and styles, inline style attributes, data: images. */
+const referencePolicy = (publicOrigin: string) => ({
+  defaultSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'", publicOrigin],
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'none'"],
+})
+
+const REFERENCE_ANSWERS: RouteAnswers = {
+  success: { 200: page('The API reference: every operation with its parameters, bodies and answers.') },
+  problems: [],
+}
+const ASSET_ANSWERS: RouteAnswers = {
+  hidden: "The reference page's own scripts, styles and its copy of this document.",
+  success: { 200: { description: 'An asset of the reference page.' } },
+  problems: ['NOT_FOUND'],
+}
+
+/** Swagger UI, whose routes are declared here: it registers them without a route config of its own. */
+async function reference(app: FastifyInstance, opts: DocsOptions) {
+  const url = `${opts.apiPrefix}/docs`
+  const headers = pageHeaders(referencePolicy(opts.publicOrigin), opts.publicOrigin.startsWith('https:'))
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const isPage = route.url === url
+    route.config = {
+      ...route.config,
+      answers: isPage ? REFERENCE_ANSWERS : ASSET_ANSWERS,
+      ...(isPage ? { securityHeaderSet: headers } : {}),
+    }
+    if (isPage && route.method === 'GET') {
+      route.schema = { summary: 'The API reference page', tags: ['ops'], operationId: 'getReference' }
+    }
+  })
+  await app.register(swaggerUi, {
+    routePrefix: url,
+    theme: { title: `${TITLE} reference` },
+    // BaseLayout: no top bar, whose URL box would load other documents and whose logo needs an inline style.
+    uiConfig: {
+      layout: 'BaseLayout',
+      deepLinking: true,
+      displayOperationId: true,
+      withCredentials: true,
+      docExpansion: 'list',
+    },
+  })
+}
+
 export async function docsRoutes(app: FastifyInstance, opts: DocsOptions) {
   let document: OpenApiDocument | undefined
-  const documentOf = () => {
-    document ??= completeDocument(app.swagger() as OpenApiDocument, opts.apiPrefix)
-    return document
-  }
+  const documentOf = () => (document ??= app.swagger() as OpenApiDocument)
   const catalogue = errorCatalogue()
-  const htmlPolicy = {
+  const errorsPolicy = {
     defaultSrc: ["'none'"],
-    styleSrc: [DOCS_STYLE_HASH],
+    styleSrc: [ERRORS_STYLE_HASH],
     frameAncestors: ["'none'"],
     baseUri: ["'none'"],
     formAction: ["'none'"],
   }
-  const html = 'text/html; charset=utf-8'
 
   app.get(
     `${opts.apiPrefix}/openapi.json`,
-    { schema: { summary: 'This OpenAPI document', tags: ['ops'] } },
+    {
+      schema: { summary: 'This OpenAPI document', tags: ['ops'], operationId: 'getOpenApiDocument' },
+      config: {
+        answers: {
+          success: {
+            200: { description: 'This OpenAPI 3.1 document.', body: z.looseObject({ openapi: z.string() }) },
+          },
+          problems: [],
+        },
+      },
+    },
     async (_r, reply) => reply.header('cache-control', 'public, max-age=300').send(documentOf()),
   )
   app.get(
-    `${opts.apiPrefix}/docs`,
-    { schema: { summary: 'API documentation page', tags: ['ops'] }, config: { cspDirectives: htmlPolicy } },
-    async (_r, reply) =>
-      reply
-        .header('cache-control', 'public, max-age=300')
-        .type(html)
-        .send(docsPage(documentOf(), catalogue, opts.apiPrefix)),
-  )
-  app.get(
     `${opts.apiPrefix}/docs/errors`,
-    { schema: { summary: 'The error codes', tags: ['ops'] }, config: { cspDirectives: htmlPolicy } },
+    {
+      schema: { summary: 'The error codes', tags: ['ops'], operationId: 'getErrorCodes' },
+      config: {
+        cspDirectives: errorsPolicy,
+        answers: { success: { 200: page('The error codes, one `#code-slug` anchor each.') }, problems: [] },
+      },
+    },
     async (_r, reply) =>
       reply
         .header('cache-control', 'public, max-age=300')
         .type(html)
-        .send(errorsPage('Swap gateway API', catalogue, opts.apiPrefix)),
+        .send(errorsPage(TITLE, catalogue, opts.apiPrefix)),
   )
+  await app.register(reference, opts)
 }
