@@ -2,24 +2,13 @@
 // (Node has no cookies), and a lapsed session signed back in once with the call repeated, the create
 // with its own Idempotency-Key and attributed to the user.
 import t from 'tap'
-import { GatewayProblem } from '../../src/client/index.js'
 import type { FetchLike } from '../../src/client/index.js'
 import { orderBody } from '../helpers/picks.js'
-import { clientGateway, walletProvider } from './setup.js'
+import { clientGateway, rejection, walletProvider } from './setup.js'
 
 const MINUTE = 60_000
 /** Past the access token's 15 minutes. */
 const LAPSE = 16 * MINUTE
-
-const rejection = async (promise: Promise<unknown>): Promise<GatewayProblem> => {
-  try {
-    await promise
-  } catch (err) {
-    if (err instanceof GatewayProblem) return err
-    throw err
-  }
-  throw new Error('expected a rejection')
-}
 
 /** Global fetch, recording each request's method, path, headers and answer status. */
 function recordingFetch() {
