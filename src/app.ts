@@ -11,7 +11,9 @@ import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { connectionLimits } from './edge/connection-limits.js'
 import { draining } from './edge/draining.js'
+import { frameworkAnswers, MAX_PARAM_LENGTH, requestTargetLimit } from './edge/framework-errors.js'
 import { logDestination, REDACT_PATHS, requestLogging } from './edge/logging.js'
 import { problems } from './edge/problems.js'
 import { requestIdOf } from './edge/request-id.js'
@@ -67,7 +69,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     bodyLimit: 64 * 1024,
     // Replaced by the draining plugin, whose 503 is a problem document.
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    ...frameworkAnswers(config.apiPrefix),
+    ...connectionLimits(config),
   })
   // Read once per request by routeOf (edge/route-group.ts).
   app.decorateRequest('routeConfig', undefined)
@@ -79,6 +83,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(problems, { apiPrefix: config.apiPrefix })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
+  await app.register(requestTargetLimit)
   // Right after the security headers (so a refusal carries them too) and before everything else.
   await app.register(originPolicy, {
     publicOrigin: config.publicOrigin,
