@@ -6,6 +6,8 @@ import type { DestinationStream } from 'pino'
 import pino from 'pino'
 import { originPolicy } from './auth/origin-policy.js'
 import { authPlugin } from './auth/plugin.js'
+import { RedisRevocations } from './auth/redis-revocations.js'
+import { MemoryRevocations } from './auth/revocations.js'
 import { sessionCookieFor } from './auth/session.js'
 import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
@@ -122,6 +124,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     sessionSecrets: config.sessionSecrets,
     publicOrigin: config.publicOrigin,
+    revocations: app.redis
+      ? new RedisRevocations(app.redis.client, {
+          clock,
+          local: new MemoryRevocations(clock),
+          // Counted, not logged per request: the Redis link logs the outage once.
+          failed: (operation) => app.metrics.revocationFailed(operation),
+        })
+      : new MemoryRevocations(clock),
   })
   await app.register(ordersPlugin, {
     apiPrefix: config.apiPrefix,
