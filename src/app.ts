@@ -4,13 +4,17 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
 import { authPlugin } from './auth/plugin.js'
+import { RedisRevocations } from './auth/redis-revocations.js'
+import { MemoryRevocations } from './auth/revocations.js'
 import { sessionCookieFor } from './auth/session.js'
 import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { connectionLimits } from './edge/connection-limits.js'
 import { cookieSupport } from './edge/cookies.js'
 import { draining } from './edge/draining.js'
+import { frameworkAnswers, MAX_PARAM_LENGTH, requestTargetLimit } from './edge/framework-errors.js'
 import { createLogger } from './edge/logger.js'
 import { requestLogging } from './edge/logging.js'
 import { originPolicy } from './edge/origin-policy.js'
@@ -64,7 +68,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     bodyLimit: 64 * 1024,
     // Replaced by the draining plugin, whose 503 is a problem document.
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    ...frameworkAnswers(config.apiPrefix),
+    ...connectionLimits(config),
   })
   // Read once per request by routeOf (edge/route-group.ts).
   app.decorateRequest('routeConfig', undefined)
@@ -84,6 +90,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
   await app.register(cookieSupport)
+  await app.register(requestTargetLimit)
   // Right after the security headers (so a refusal carries them too) and before everything else.
   await app.register(originPolicy, {
     publicOrigin: config.publicOrigin,
@@ -132,6 +139,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     sessionSecrets: config.sessionSecrets,
     publicOrigin: config.publicOrigin,
+    revocations: app.redis
+      ? new RedisRevocations(app.redis.client, {
+          clock,
+          local: new MemoryRevocations(clock),
+          // Counted, not logged per request: the Redis link logs the outage once.
+          failed: (operation) => app.metrics.revocationFailed(operation),
+        })
+      : new MemoryRevocations(clock),
+    expiryMarginMs: config.sessionExpiryMarginMs,
   })
   await app.register(ordersPlugin, {
     apiPrefix: config.apiPrefix,

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
 import { Challenges, publicSiteOf } from './challenge.js'
+import type { Revocations } from './revocations.js'
 import { sessionCookieFor } from './session.js'
 import { sessionRoutes } from './session-routes.js'
 import { SessionSealer } from './session-seal.js'
@@ -23,6 +24,10 @@ export interface AuthOptions {
   /** SESSION_SECRET as a list: the first seals, all unseal. */
   sessionSecrets: readonly string[]
   publicOrigin: string
+  /** Where logouts are kept: memory, or Redis shared by every instance. */
+  revocations: Revocations
+  /** SESSION_EXPIRY_MARGIN_MS. */
+  expiryMarginMs: number
 }
 
 export const authPlugin = fp(
@@ -41,12 +46,14 @@ export const authPlugin = fp(
       sessionCookieFor(opts.publicOrigin),
       challenges,
       opts.clock,
+      opts.revocations,
+      opts.expiryMarginMs,
     )
     app.decorate('sessions', sessions)
     await app.register(
       async (scope) => {
-        await scope.register(siwxRoutes, { challenges, signIn, sessions, clock: opts.clock })
-        await scope.register(sessionRoutes, { signIn, sessions, clock: opts.clock })
+        await scope.register(siwxRoutes, { challenges, signIn, sessions })
+        await scope.register(sessionRoutes, { signIn, sessions })
       },
       { prefix: opts.apiPrefix },
     )

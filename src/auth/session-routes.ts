@@ -1,20 +1,17 @@
 // The session's own routes: who is signed in, the upstream's /auth/me, renewal, and sign-out.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { Clock } from '../clock.js'
 import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
 import { meSchema } from '../upstream/schemas.js'
 import { sessionAnswer, signInResult } from './answers.js'
 import { sessionModeHeaders } from './schemas.js'
-import { signedInView } from './session.js'
 import type { Sessions } from './sessions.js'
 import type { SignIn } from './sign-in.js'
 
 export interface SessionRoutesOptions {
   signIn: SignIn
   sessions: Sessions
-  clock: Clock
 }
 
 const noSession = () => new GatewayError('AUTH_REQUIRED', 'Sign in first.')
@@ -51,7 +48,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       if (read.state === 'lapsed') {
         return { signedIn: false, expired: true, address: session.address, chainId: session.chainId }
       }
-      return signedInView(session, opts.clock.now())
+      return opts.sessions.view(session)
     },
   )
 
@@ -117,7 +114,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
         )
       }
       const sessionToken = await opts.sessions.issue(reply, renewed)
-      const view = signedInView(renewed, opts.clock.now())
+      const view = opts.sessions.view(renewed)
       const tokenMode = read.source === 'bearer' || request.headers['x-session-mode'] === 'token'
       return reply.header('cache-control', 'no-store').send(tokenMode ? { ...view, sessionToken } : view)
     },
@@ -126,14 +123,18 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
   routes.post(
     '/auth/logout',
     {
-      schema: { summary: 'Sign out (clears the session cookie)', tags: ['auth'], operationId: 'logout' },
+      schema: {
+        summary: 'Sign out: ends the session and every copy of it',
+        tags: ['auth'],
+        operationId: 'logout',
+      },
       config: {
         group: 'global',
         answers: { success: { 204: { description: 'The session is cleared and revoked.' } }, problems: [] },
       },
     },
-    async (_request, reply) => {
-      opts.sessions.clear(reply)
+    async (request, reply) => {
+      await opts.sessions.end(request, reply)
       return reply.code(204).header('cache-control', 'no-store').send()
     },
   )

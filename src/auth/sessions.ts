@@ -1,12 +1,21 @@
 // The sessions of signed-in callers: read from the sealed cookie or a Bearer session token, issued
-// as both, and offered to the order routes as a CredentialSource. Stateless: the seal is the session.
+// as both, and offered to the order routes as a CredentialSource. The seal is the session; the only
+// state kept is the ids of sessions ended by logout, asked only for requests that carry a session.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CredentialSource, UserCredentials } from '../orders/ports.js'
 import type { Challenges } from './challenge.js'
 import { cookiesOf } from '../edge/cookies.js'
-import { cookieAttributes, isLapsed, type Session, type SessionCookie, sessionSchema } from './session.js'
+import type { Revocations } from './revocations.js'
+import {
+  cookieAttributes,
+  isLapsed,
+  type Session,
+  type SessionCookie,
+  sessionSchema,
+  signedInView,
+} from './session.js'
 import type { SessionSealer } from './session-seal.js'
 
 export type SessionState =
@@ -25,7 +34,15 @@ export class Sessions implements CredentialSource {
     private readonly cookie: SessionCookie,
     private readonly challenges: Challenges,
     private readonly clock: Clock,
+    private readonly revocations: Revocations,
+    /** SESSION_EXPIRY_MARGIN_MS: how long before the token's `exp` a session counts as lapsed. */
+    private readonly expiryMarginMs: number,
   ) {}
+
+  /** What the client is shown of a session (verify, refresh, session): never a token. */
+  view(session: Session) {
+    return signedInView(session, this.clock.now(), this.expiryMarginMs)
+  }
 
   read(request: FastifyRequest): Promise<SessionState> {
     if (request.headers.authorization === undefined && request.headers.cookie === undefined) return NO_SESSION
@@ -68,7 +85,10 @@ export class Sessions implements CredentialSource {
     return sealed
   }
 
-  clear(reply: FastifyReply): void {
+  /** Logout: this session, and every copy of its cookie or token, is no session from now on. */
+  async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const read = await this.read(request)
+    if (read.state !== 'none') await this.revocations.revoke(read.session.sid, read.session.usableUntil)
     reply.clearCookie(this.cookie.name, cookieAttributes(this.cookie))
   }
 
@@ -80,6 +100,11 @@ export class Sessions implements CredentialSource {
     const parsed = sessionSchema.safeParse(await this.sealer.unseal(sealed))
     const now = this.clock.now()
     if (!parsed.success || now >= parsed.data.usableUntil) return { state: 'none' }
-    return { state: isLapsed(parsed.data, now) ? 'lapsed' : 'active', session: parsed.data, source }
+    if (await this.revocations.isRevoked(parsed.data.sid)) return { state: 'none' }
+    return {
+      state: isLapsed(parsed.data, now, this.expiryMarginMs) ? 'lapsed' : 'active',
+      session: parsed.data,
+      source,
+    }
   }
 }

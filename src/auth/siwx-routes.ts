@@ -2,12 +2,10 @@
 // The upstream's tokens stay inside the seal; the client sees who is signed in and until when.
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { Clock } from '../clock.js'
 import { BODY_FAILURES, TENANT_FAILURES, UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { challengeAnswer, signInResult } from './answers.js'
 import type { Challenges } from './challenge.js'
 import { challengeQuery, sessionModeHeaders, verifyBody } from './schemas.js'
-import { signedInView } from './session.js'
 import type { Sessions } from './sessions.js'
 import type { SignIn } from './sign-in.js'
 
@@ -15,7 +13,6 @@ export interface SiwxRoutesOptions {
   challenges: Challenges
   signIn: SignIn
   sessions: Sessions
-  clock: Clock
 }
 
 export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) {
@@ -87,7 +84,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       const session = await opts.signIn.verify(request.upstreamContext(), request.body)
       const sessionToken = await opts.sessions.issue(reply, session)
       request.log.info({ userId: session.userId }, 'signed in')
-      const view = signedInView(session, opts.clock.now())
+      const view = opts.sessions.view(session)
       const tokenMode = request.headers['x-session-mode'] === 'token'
       return reply
         .code(201)

@@ -33,6 +33,15 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       schema: orderSchema,
     })
     request.log.info({ order: order.body.uuid.slice(0, 8) }, 'order created')
+    if (accessToken !== undefined && order.body.userId === null) {
+      // The upstream ignored a token the gateway held valid (its clock ahead of ours, say): the order
+      // exists and is the caller's, but no history will list it.
+      app.metrics.orderUnattributed()
+      request.log.warn(
+        { order: order.body.uuid.slice(0, 8) },
+        "order created without the session's user: the upstream did not accept its token",
+      )
+    }
     return order.raw.toString('utf8')
   }
 

@@ -20,6 +20,8 @@ import { requestWhole, type WholeResponse } from './whole-response.js'
 export interface UpstreamTuning {
   /** Extra attempts for idempotent calls after an unclassified failure. */
   retries: number
+  /** A retry starts only if at least this much of the deadline is left once its backoff has passed. */
+  minAttemptMs: number
   backoffBaseMs: number
   backoffCapMs: number
   breakerThreshold: number
@@ -30,6 +32,7 @@ export interface UpstreamTuning {
 
 export const DEFAULT_TUNING: UpstreamTuning = {
   retries: 2,
+  minAttemptMs: 250,
   backoffBaseMs: 100,
   backoffCapMs: 1_000,
   breakerThreshold: 5,
@@ -131,11 +134,12 @@ export class UpstreamClient {
       if (!('error' in outcome)) return outcome
       const { error, unclassified } = outcome
       const delay = backoffDelay(attempt, tuning.backoffBaseMs, tuning.backoffCapMs, this.random)
+      // A retry the time left cannot hold would only answer later than the deadline allows.
       const retry =
         idempotent &&
         unclassified &&
         attempt < tuning.retries &&
-        this.options.clock.now() + delay < ctx.deadline
+        ctx.deadline - (this.options.clock.now() + delay) >= tuning.minAttemptMs
       if (!retry) throw error
       ctx.log.debug({ operation: call.operation, attempt: attempt + 1, delay }, 'retrying upstream call')
       await new Promise((resolve) => setTimeout(resolve, delay))
@@ -180,13 +184,15 @@ export class UpstreamClient {
           path: this.pathOf(call),
           headers: this.headersOf(ctx, call),
           body: call.body === undefined ? null : JSON.stringify(call.body),
-          // undici's own timers enforce the deadline; an AbortSignal per call costs more.
+          // A backstop only: the attempt's own timer (whole-response.ts) keeps the deadline; an
+          // AbortSignal per call costs more than a timer.
           headersTimeout: remaining,
           bodyTimeout: remaining,
         },
         (status) => {
           headStatus = status
         },
+        remaining,
       )
     } catch (err) {
       const classified = classifyTransportError(call.operation, err, this.options.clock.now() >= ctx.deadline)
