@@ -89,8 +89,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     config,
     metricsPort: deps.metricsPort ?? (config.metricsPort === 0 ? undefined : config.metricsPort),
     apiVersion: API_VERSION,
+    clock,
+    userOf: (request) => app.sessions.userOf(request),
     sources: {
       breaker: () => app.upstream.breaker.current,
+      upstreamQuota: () => app.upstream.quotaStats(),
       catalog: () => app.catalog.stats(),
       streams: () => app.streamHub.stats(),
     },
@@ -103,6 +106,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     userAgent: USER_AGENT,
     observe: app.metrics.observeUpstream,
+    maxRps: config.upstreamMaxRps,
+    redis: app.redis?.client,
   })
   await app.register(catalogPlugin, {
     apiPrefix: config.apiPrefix,

@@ -16,8 +16,12 @@ export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number]
 const rateLimitRule = z.strictObject({
   max: z.int().positive(),
   timeWindow: z.union([z.int().positive(), z.string().regex(/^\d+\s*(ms|second|minute|hour|day)s?$/)]),
+  /** Signed-in requests from one IP may reach ipCeiling × max per window (DEFAULT_IP_CEILING when absent). */
+  ipCeiling: z.int().positive().optional(),
 })
 export type RateLimitRule = z.infer<typeof rateLimitRule>
+
+export const DEFAULT_IP_CEILING = 10
 
 export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, RateLimitRule> = {
   catalog: { max: 600, timeWindow: '1 minute' },
@@ -100,6 +104,7 @@ const envSchema = z.object({
   SSE_MAX_TOTAL: int(10_000, 1),
   RATE_LIMITS: json(rateLimitOverrides),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+  UPSTREAM_MAX_RPS: z.coerce.number().int().positive().optional(),
 })
 
 export class ConfigError extends Error {
@@ -142,6 +147,8 @@ const configSchema = envSchema
       sseMaxTotal: e.SSE_MAX_TOTAL,
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...e.RATE_LIMITS } as Record<RateLimitGroup, RateLimitRule>,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      /** Fleet-wide cap on upstream calls per clock second; undefined: no cap. */
+      upstreamMaxRps: e.UPSTREAM_MAX_RPS,
     }
   })
 

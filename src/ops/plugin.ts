@@ -3,11 +3,12 @@
 // collector. The docs routes and readiness are registered by app.ts after the capabilities.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import { openapiCollector } from './docs/plugin.js'
 import { type MetricsSources, metricsPlugin } from './metrics.js'
 import { metricsServer } from './metrics-server.js'
-import { rateLimits } from './rate-limits.js'
+import { type RateLimitOptions, rateLimits } from './rate-limits.js'
 import { redisPlugin } from './redis.js'
 
 export interface OpsOptions {
@@ -16,6 +17,8 @@ export interface OpsOptions {
   metricsPort: number | undefined
   apiVersion: string
   sources: MetricsSources
+  clock: Clock
+  userOf: RateLimitOptions['userOf']
 }
 
 export const opsEdge = fp(
@@ -26,6 +29,8 @@ export const opsEdge = fp(
     await app.register(rateLimits, {
       limits: config.rateLimits,
       clientIpHeader: config.clientIpHeader,
+      clock: opts.clock,
+      userOf: opts.userOf,
       redis: redis?.client,
     })
     await app.register(metricsPlugin, {
