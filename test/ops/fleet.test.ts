@@ -237,3 +237,15 @@ t.test(
     }
   },
 )
+
+t.test('a session logged out on one instance is no session on the other', { skip: noRedis }, async (t) => {
+  const { a, b } = await twoGateways(t, { REDIS_URL: sharedRedis! })
+  const token = await sessionToken(a)
+  const bearer = { authorization: `Bearer ${token}` }
+  t.match((await b.app.inject({ url: '/api/auth/session', headers: bearer })).json(), { signedIn: true })
+
+  const logout = await a.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer })
+  t.equal(logout.statusCode, 204)
+  t.same((await b.app.inject({ url: '/api/auth/session', headers: bearer })).json(), { signedIn: false })
+  assertProblem(t, await b.app.inject({ url: '/api/v1/orders', headers: bearer }), 'AUTH_REQUIRED')
+})
