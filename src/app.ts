@@ -101,6 +101,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(rateLimits, {
     limits: config.rateLimits,
     clientIpHeader: config.clientIpHeader,
+    clock,
+    userOf: (request) => app.sessions.userOf(request),
     redis: app.redis?.client,
   })
   await app.register(opsEdge, {
@@ -111,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     metricsHost: config.host,
     sources: {
       breaker: () => app.upstream.breaker.current,
+      upstreamQuota: () => app.upstream.quotaStats(),
       catalog: () => app.catalog.stats(),
       streams: () => app.streamHub.stats(),
     },
@@ -124,6 +127,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     random: deps.random,
     userAgent: USER_AGENT,
     observe: app.metrics.observeUpstream,
+    maxRps: config.upstreamMaxRps,
+    redis: app.redis?.client,
   })
   await app.register(catalogPlugin, {
     apiPrefix: config.apiPrefix,

@@ -16,8 +16,12 @@ export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number]
 const rateLimitRule = z.strictObject({
   max: z.int().positive(),
   timeWindow: z.union([z.int().positive(), z.string().regex(/^\d+\s*(ms|second|minute|hour|day)s?$/)]),
+  /** Signed-in requests from one IP may reach ipCeiling × max per window (DEFAULT_IP_CEILING when absent). */
+  ipCeiling: z.int().positive().optional(),
 })
 export type RateLimitRule = z.infer<typeof rateLimitRule>
+
+export const DEFAULT_IP_CEILING = 10
 
 export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, RateLimitRule> = {
   catalog: { max: 600, timeWindow: '1 minute' },
@@ -104,6 +108,7 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: int(10_000, 1),
   REQUEST_TIMEOUT_MS: int(30_000, 1),
   KEEP_ALIVE_TIMEOUT_MS: int(72_000, 1),
+  UPSTREAM_MAX_RPS: z.coerce.number().int().positive().optional(),
 })
 
 export class ConfigError extends Error {
@@ -153,6 +158,8 @@ const configSchema = envSchema
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      /** Fleet-wide cap on upstream calls per clock second; undefined: no cap. */
+      upstreamMaxRps: e.UPSTREAM_MAX_RPS,
     }
   })
 

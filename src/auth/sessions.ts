@@ -24,6 +24,10 @@ export type SessionState =
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 /** Most requests (apps, servers, signed-out browsers) carry neither cookie nor token. */
 const NO_SESSION: Promise<SessionState> = Promise.resolve({ state: 'none' })
+const carriesSession = (request: FastifyRequest) =>
+  request.headers.authorization !== undefined || request.headers.cookie !== undefined
+/** The upstream user id, or the wallet address when /auth/me could not be read at sign-in. */
+const userKeyOf = (session: Session) => session.userId ?? session.address
 
 export class Sessions implements CredentialSource {
   /** Each request's session is unsealed once, however many routes and hooks ask. */
@@ -45,13 +49,22 @@ export class Sessions implements CredentialSource {
   }
 
   read(request: FastifyRequest): Promise<SessionState> {
-    if (request.headers.authorization === undefined && request.headers.cookie === undefined) return NO_SESSION
+    if (!carriesSession(request)) return NO_SESSION
     let state = this.states.get(request)
     if (!state) {
       state = this.unsealFrom(request)
       this.states.set(request, state)
     }
     return state
+  }
+
+  /**
+   * Who a request counts as for rate limits: the signed-in user (a lapsed access token still names
+   * one), or undefined. Requests that carry no cookie nor token get no promise at all: most do not.
+   */
+  userOf(request: FastifyRequest): Promise<string | undefined> | undefined {
+    if (!carriesSession(request)) return undefined
+    return this.read(request).then((read) => (read.state === 'none' ? undefined : userKeyOf(read.session)))
   }
 
   async credentialsFor(
@@ -64,7 +77,7 @@ export class Sessions implements CredentialSource {
       if (lapsed === 'ignore') return undefined
       throw await this.expired(request)
     }
-    return { accessToken: read.session.accessToken, userKey: read.session.userId ?? read.session.address }
+    return { accessToken: read.session.accessToken, userKey: userKeyOf(read.session) }
   }
 
   /** SESSION_EXPIRED carrying a fresh challenge, with a ready message for the session's wallet. */

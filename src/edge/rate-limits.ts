@@ -1,21 +1,33 @@
-// Per-client request limits by route group (CONTRACT.md §9). One counter per (group, client IP) across
+// Per-client request limits by route group (CONTRACT.md §9). One counter per (group, client) across
 // all the routes of a group: the group is part of the counter's key, and each group's max and window
-// are looked up per request. Counters live in memory, or in Redis when the gateway runs several
-// instances; a Redis that is away lets requests through (fail open) rather than refusing everyone.
+// are looked up per request. The client is the signed-in user when the request carries a valid
+// session, its IP otherwise; signed-in requests also count against a ceiling per IP (ipCeiling × max),
+// so fresh wallets cannot mint budgets on one address. Counters live in memory, or in Redis when the
+// gateway runs several instances; a Redis that is away lets requests through (fail open) rather than
+// refusing everyone.
 import rateLimit, { normalizeIP } from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import type { RateLimitGroup, RateLimitRule } from '../config.js'
+import type { Clock } from '../clock.js'
+import { DEFAULT_IP_CEILING, type RateLimitGroup, type RateLimitRule } from '../config.js'
 import { clientIpOf } from './client-ip.js'
 import { routeOf } from './route-group.js'
 import { GatewayError } from '../errors.js'
+import { MemoryWindowCounter, RedisWindowCounter, type WindowCounter } from '../redis/window-counter.js'
 
 export interface RateLimitOptions {
   limits: Record<RateLimitGroup, RateLimitRule>
   clientIpHeader: string | undefined
+  clock: Clock
+  /** The signed-in user a request counts as (undefined without a session; no promise without credentials). */
+  userOf: (request: FastifyRequest) => Promise<string | undefined> | undefined
   redis?: Redis
 }
+
+const NAMESPACE = 'swap-gateway:ratelimit:'
+/** Distinct clients remembered in memory, as for the plugin's own counters. */
+const MEMORY_KEYS = 50_000
 
 /** The group a request counts in; `false` is never limited (health, readiness). */
 export const groupOf = (request: FastifyRequest): RateLimitGroup | false => routeOf(request).group ?? 'global'
@@ -45,37 +57,79 @@ export function windowMs(timeWindow: RateLimitRule['timeWindow']): number {
   return ms
 }
 
+/** The 429 of a group's limit (the plugin's) or of the IP ceiling (ours); `whose` says which was hit. */
+function rateLimited(group: RateLimitGroup, limit: number, ttlMs: number, whose: string, headers = {}) {
+  const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000))
+  return new GatewayError(
+    'RATE_LIMITED',
+    `Too many requests ${whose} in the "${group}" group; retry after ${retryAfter} s.`,
+    {
+      members: { retryAfter, group, limit },
+      headers: { ...headers, 'retry-after': String(retryAfter) },
+    },
+  )
+}
+
 export const rateLimits = fp(
   async (app: FastifyInstance, opts: RateLimitOptions) => {
     const rules = Object.fromEntries(
       Object.entries(opts.limits).map(([group, rule]) => [
         group,
-        { max: rule.max, ms: windowMs(rule.timeWindow) },
+        {
+          max: rule.max,
+          ms: windowMs(rule.timeWindow),
+          ceiling: (rule.ipCeiling ?? DEFAULT_IP_CEILING) * rule.max,
+        },
       ]),
-    ) as Record<RateLimitGroup, { max: number; ms: number }>
+    ) as Record<RateLimitGroup, { max: number; ms: number; ceiling: number }>
     const ruleOf = (request: FastifyRequest) => rules[groupOf(request) || 'global']
+    const ipKeyOf = (request: FastifyRequest) => keyOfIp(clientIpOf(request, opts.clientIpHeader))
 
     await app.register(rateLimit, {
       global: true,
       hook: 'onRequest',
       allowList: (request) => groupOf(request) === false,
-      keyGenerator: (request) => `${groupOf(request)}:${keyOfIp(clientIpOf(request, opts.clientIpHeader))}`,
+      keyGenerator: (request) => {
+        const group = groupOf(request)
+        const user = opts.userOf(request)
+        if (user === undefined) return `${group}:${ipKeyOf(request)}`
+        return user.then((id) => (id === undefined ? `${group}:${ipKeyOf(request)}` : `${group}:user:${id}`))
+      },
       max: (request) => ruleOf(request).max,
       timeWindow: (request) => ruleOf(request).ms,
-      cache: 50_000,
-      ...(opts.redis ? { redis: opts.redis, nameSpace: 'swap-gateway:ratelimit:', skipOnError: true } : {}),
-      errorResponseBuilder: (request, context) => {
-        const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000))
-        const group = groupOf(request)
-        return new GatewayError(
-          'RATE_LIMITED',
-          `Too many requests in the "${group}" group; retry after ${retryAfter} s.`,
-          {
-            members: { retryAfter, group, limit: context.max },
-            headers: { 'retry-after': String(retryAfter) },
-          },
-        )
-      },
+      cache: MEMORY_KEYS,
+      ...(opts.redis ? { redis: opts.redis, nameSpace: NAMESPACE, skipOnError: true } : {}),
+      errorResponseBuilder: (request, context) =>
+        rateLimited(groupOf(request) || 'global', context.max, context.ttl, 'from this client'),
+    })
+
+    // The plugin's createRateLimit could count the ceiling, but its Redis keys would be named after a
+    // route it does not have ("undefinedundefined-"): a counter of ours, in the same namespace, instead.
+    const ceilings: WindowCounter = opts.redis
+      ? new RedisWindowCounter(opts.redis, NAMESPACE)
+      : new MemoryWindowCounter(opts.clock, MEMORY_KEYS)
+    const overCeiling = async (request: FastifyRequest) => {
+      const group = groupOf(request) || 'global'
+      const rule = rules[group]
+      const hit = await ceilings.hit(`${group}:ceiling:${ipKeyOf(request)}`, rule.ms).catch(() => undefined)
+      if (!hit || hit.count <= rule.ceiling) return
+      throw rateLimited(group, rule.ceiling, hit.resetMs, 'from this address', {
+        'x-ratelimit-limit': String(rule.ceiling),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.ceil(hit.resetMs / 1000)),
+      })
+    }
+    // Runs after the plugin's own hook, for signed-in requests only: a request the user's own limit
+    // refused never reaches it, and requests without credentials pay one function call.
+    const ipCeiling: onRequestHookHandler = (request, _reply, done) => {
+      const user = opts.userOf(request)
+      if (user === undefined) return done()
+      user.then((id) => (id === undefined ? undefined : overCeiling(request))).then(() => done(), done)
+    }
+    app.addHook('onRoute', (route) => {
+      if (route.config?.group === false) return
+      const own = route.onRequest
+      route.onRequest = [...(Array.isArray(own) ? own : own ? [own] : []), ipCeiling]
     })
   },
   { name: 'rate-limits' },

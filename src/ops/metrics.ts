@@ -8,7 +8,7 @@ import type { CatalogStats } from '../catalog/cache.js'
 import { routeUrlOf } from '../edge/route-group.js'
 import type { StreamStats } from '../stream/hub.js'
 import type { BreakerState } from '../upstream/breaker.js'
-import type { CallObservation } from '../upstream/client.js'
+import type { CallObservation, QuotaStats } from '../upstream/client.js'
 import { groupOf } from '../edge/rate-limits.js'
 
 /** Figures other capabilities keep themselves, read at scrape time. */
@@ -16,6 +16,7 @@ export interface MetricsSources {
   catalog?: () => CatalogStats
   streams?: () => StreamStats
   breaker?: () => BreakerState
+  upstreamQuota?: () => QuotaStats
   redisUp?: () => boolean
 }
 
@@ -122,6 +123,36 @@ function streamMetrics(registry: Registry, streams: () => StreamStats) {
   add('counter', 'stream_events_sent_total', 'Events sent to stream clients', (s) => s.eventsSent)
 }
 
+function quotaMetrics(registry: Registry, quota: () => QuotaStats) {
+  const add = (kind: 'gauge' | 'counter', name: string, help: string, pick: (s: QuotaStats) => number) =>
+    sourced(registry, quota, kind, `gateway_upstream_${name}`, help, pick)
+  add(
+    'counter',
+    'budget_refused_total',
+    'Upstream calls refused because UPSTREAM_MAX_RPS was spent for that second',
+    (s) => s.budgetRefused,
+  )
+  add(
+    'counter',
+    'budget_unshared_total',
+    'Upstream calls counted in this instance alone because Redis could not be reached',
+    (s) => s.budgetUnshared,
+  )
+  add(
+    'gauge',
+    'cooldown_seconds',
+    'Seconds left of the pause after an upstream 429 (0 when calls may go out)',
+    (s) => s.coolDownMs / 1000,
+  )
+  add('counter', 'cooldowns_total', 'Upstream 429 answers seen by this instance', (s) => s.coolDowns)
+  add(
+    'counter',
+    'cooldown_refused_total',
+    'Upstream calls refused during the pause after an upstream 429',
+    (s) => s.coolDownRefused,
+  )
+}
+
 export const metricsPlugin = fp(
   async (app: FastifyInstance, opts: { sources: MetricsSources }) => {
     const registry = new Registry()
@@ -195,6 +226,7 @@ export const metricsPlugin = fp(
     }
     if (sources.streams) streamMetrics(registry, sources.streams)
     if (sources.catalog) catalogMetrics(registry, sources.catalog)
+    if (sources.upstreamQuota) quotaMetrics(registry, sources.upstreamQuota)
     if (sources.redisUp) {
       const redisUp = sources.redisUp
       new Gauge({

@@ -97,6 +97,9 @@ function isMissingOrder(body: unknown, envelope: Envelope): boolean {
   )
 }
 
+/** How long calls pause after a 429 that names no Retry-After (CONTRACT.md §9). */
+const UNSTATED_RETRY_AFTER_S = 60
+
 export function classifyAnswer(
   operation: Operation,
   status: number,
@@ -106,11 +109,11 @@ export function classifyAnswer(
   now: number,
 ): Classified {
   if (status === 429) {
-    const seconds = retryAfterSeconds(retryAfter, now)
+    const seconds = retryAfterSeconds(retryAfter, now) ?? UNSTATED_RETRY_AFTER_S
     return classified(
       new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is rate-limiting the gateway.', {
-        members: seconds === undefined ? {} : { retryAfter: seconds },
-        headers: seconds === undefined ? {} : { 'retry-after': String(seconds) },
+        members: { retryAfter: seconds },
+        headers: { 'retry-after': String(seconds) },
       }),
     )
   }

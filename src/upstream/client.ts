@@ -1,6 +1,7 @@
 // The one client of the upstream: a keep-alive pool, the tenant key and our own headers (never the
 // client's), one deadline per client request across retries, retries with backoff for idempotent
-// calls only, a circuit breaker, and classification of every answer into our codes.
+// calls only, a circuit breaker, the tenant key's quota (a call budget per second and the pause after a
+// 429), and classification of every answer into our codes.
 import type { FastifyBaseLogger } from 'fastify'
 import { Pool } from 'undici'
 import type { z } from 'zod'
@@ -8,6 +9,7 @@ import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { backoffDelay } from './backoff.js'
 import { type BreakerState, CircuitBreaker } from './breaker.js'
+import type { CallBudget } from './call-budget.js'
 import {
   badResponse,
   type Classified,
@@ -15,6 +17,7 @@ import {
   classifyTransportError,
   type Operation,
 } from './classify.js'
+import { CoolDown } from './cool-down.js'
 import { requestWhole, type WholeResponse } from './whole-response.js'
 
 export interface UpstreamTuning {
@@ -28,6 +31,8 @@ export interface UpstreamTuning {
   breakerOpenMs: number
   connections: number
   maxBodyBytes: number
+  /** How often an instance reads the shared cool-down from Redis. */
+  coolDownPollMs: number
 }
 
 export const DEFAULT_TUNING: UpstreamTuning = {
@@ -39,6 +44,7 @@ export const DEFAULT_TUNING: UpstreamTuning = {
   breakerOpenMs: 5_000,
   connections: 128,
   maxBodyBytes: 16 * 1024 * 1024,
+  coolDownPollMs: 250,
 }
 
 /** What one client request brings to its upstream calls: identity for logs, and its deadline. */
@@ -91,6 +97,19 @@ export interface UpstreamClientOptions {
   random?: () => number
   observe?: (o: CallObservation) => void
   onBreakerChange?: (state: BreakerState) => void
+  /** UPSTREAM_MAX_RPS; undefined: calls are not counted. */
+  budget?: CallBudget
+  /** The pause after a 429; one of this client's own (not shared) when not given. */
+  coolDown?: CoolDown
+}
+
+/** The tenant key's quota as metrics show it. */
+export interface QuotaStats {
+  budgetRefused: number
+  budgetUnshared: number
+  coolDownMs: number
+  coolDowns: number
+  coolDownRefused: number
 }
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g
@@ -99,6 +118,7 @@ export class UpstreamClient {
   readonly origin: string
   readonly basePath: string
   readonly breaker: CircuitBreaker
+  readonly coolDown: CoolDown
   /** Epoch ms of the last answer the upstream gave (any status): readiness looks at it. */
   lastAnswerAt = 0
   private readonly pool: Pool
@@ -124,6 +144,18 @@ export class UpstreamClient {
       options.onBreakerChange,
     )
     this.random = options.random ?? Math.random
+    this.coolDown = options.coolDown ?? new CoolDown(options.clock)
+  }
+
+  quotaStats(): QuotaStats {
+    const { budget } = this.options
+    return {
+      budgetRefused: budget?.refused ?? 0,
+      budgetUnshared: budget?.unshared ?? 0,
+      coolDownMs: this.coolDown.remainingMs(),
+      coolDowns: this.coolDown.started,
+      coolDownRefused: this.coolDown.refused,
+    }
   }
 
   async call<T>(ctx: CallContext, call: UpstreamCall<T>): Promise<UpstreamReply<T>> {
@@ -153,6 +185,8 @@ export class UpstreamClient {
       if (ctx.timing) ctx.timing.ms += ms
       this.options.observe?.({ operation: call.operation, outcome, status, ms })
     }
+    const cooling = this.coolDown.refusal()
+    if (cooling) return { error: cooling, unclassified: false }
     if (!this.breaker.allow()) {
       finish(undefined, 'UPSTREAM_UNAVAILABLE')
       return {
@@ -162,6 +196,12 @@ export class UpstreamClient {
         ),
         unclassified: false,
       }
+    }
+    const overBudget = this.options.budget && (await this.options.budget.spend())
+    if (overBudget) {
+      // No call, so no verdict; but this may have been the breaker's half-open probe.
+      this.breaker.settle()
+      return { error: overBudget, unclassified: false }
     }
     const remaining = ctx.deadline - this.options.clock.now()
     if (remaining <= 0) {
@@ -230,6 +270,7 @@ export class UpstreamClient {
       this.options.clock.now(),
     )
     this.logAnswer(ctx, call.operation, status, raw, outcome)
+    if (status === 429) this.coolDown.start(Number(outcome.error.members.retryAfter))
     if (outcome.unclassified) this.breaker.failure()
     else this.breaker.success()
     finish(status, outcome.error.code)
@@ -238,6 +279,8 @@ export class UpstreamClient {
 
   /** Opens the upstream status stream. The caller owns the body and must destroy it. */
   async openStream(ctx: CallContext, path: string, signal: AbortSignal) {
+    const cooling = this.coolDown.refusal()
+    if (cooling) throw cooling
     if (!this.breaker.allow()) {
       throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is failing; calls are paused briefly.')
     }
@@ -258,6 +301,7 @@ export class UpstreamClient {
   }
 
   async close(): Promise<void> {
+    this.coolDown.close()
     await Promise.all([this.pool.close(), this.streams.destroy()])
   }
 

@@ -1,10 +1,17 @@
 // Shares the one upstream client with every capability, and gives each request its call context
-// (request id, logger, and one deadline for all of its upstream work).
+// (request id, logger, and one deadline for all of its upstream work). With Redis, the tenant key's
+// quota (call budget, cool-down) is shared under a key named by the tenant key's fingerprint: the
+// quota is the key's, so deployments with different keys on one Redis keep their own.
+import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Redis } from 'ioredis'
 import type { Clock } from '../clock.js'
+import { MemoryWindowCounter, RedisWindowCounter } from '../redis/window-counter.js'
+import { CallBudget } from './call-budget.js'
 import type { CallContext, CallObservation, UpstreamTuning } from './client.js'
 import { UpstreamClient } from './client.js'
+import { CoolDown } from './cool-down.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +31,26 @@ export interface UpstreamPluginOptions {
   userAgent: string
   observe?: (o: CallObservation) => void
   random?: () => number
+  /** UPSTREAM_MAX_RPS. */
+  maxRps?: number
+  /** The Redis shared by the fleet (REDIS_URL). */
+  redis?: Redis
+}
+
+/** The current and the few seconds a lagging clock may still name. */
+const LOCAL_BUDGET_KEYS = 8
+
+function tenantQuota(opts: UpstreamPluginOptions) {
+  const { clock, redis, maxRps } = opts
+  const fingerprint = createHash('sha256').update(opts.tenantKey).digest('hex').slice(0, 12)
+  const prefix = `swap-gateway:upstream:${fingerprint}:`
+  const local = new MemoryWindowCounter(clock, LOCAL_BUDGET_KEYS)
+  const budget =
+    maxRps === undefined
+      ? undefined
+      : new CallBudget(maxRps, clock, redis ? new RedisWindowCounter(redis, prefix) : local, local)
+  const shared = redis && { client: redis, key: `${prefix}cooldown`, pollMs: opts.tuning.coolDownPollMs }
+  return { budget, coolDown: new CoolDown(clock, shared) }
 }
 
 const contexts = Symbol('upstreamContext')
@@ -38,6 +65,7 @@ export const upstreamPlugin = fp(
       clock: opts.clock,
       observe: opts.observe,
       random: opts.random,
+      ...tenantQuota(opts),
       onBreakerChange: (state) => {
         app.log[state === 'open' ? 'error' : 'warn'](
           { breaker: state },

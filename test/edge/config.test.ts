@@ -35,6 +35,9 @@ t.test('a bad value stops start-up with a message naming the variable', async (t
     [{ RATE_LIMITS: '{"everything":{"max":1,"timeWindow":"1 minute"}}' }, /RATE_LIMITS/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ SSE_HEARTBEAT_MS: '0' }, /SSE_HEARTBEAT_MS/],
+    [{ UPSTREAM_MAX_RPS: '0' }, /UPSTREAM_MAX_RPS/],
+    [{ UPSTREAM_MAX_RPS: '2.5' }, /UPSTREAM_MAX_RPS/],
+    [{ RATE_LIMITS: '{"create":{"max":5,"timeWindow":"1 minute","ipCeiling":0}}' }, /RATE_LIMITS/],
   ]
   for (const [env, re] of cases)
     t.throws(() => loadConfig(env), { name: 'ConfigError', message: re }, JSON.stringify(env))
@@ -57,4 +60,14 @@ t.test('RATE_LIMITS overrides one group and keeps the others', async (t) => {
   const c = loadConfig({ RATE_LIMITS: '{"create":{"max":20,"timeWindow":"1 minute"}}' })
   t.same(c.rateLimits.create, { max: 20, timeWindow: '1 minute' })
   t.ok(c.rateLimits.catalog.max > 20)
+})
+
+t.test('RATE_LIMITS takes an ipCeiling; UPSTREAM_MAX_RPS is off unless set', async (t) => {
+  const c = loadConfig({
+    RATE_LIMITS: '{"create":{"max":20,"timeWindow":"1 minute","ipCeiling":10}}',
+    UPSTREAM_MAX_RPS: '25',
+  })
+  t.same(c.rateLimits.create, { max: 20, timeWindow: '1 minute', ipCeiling: 10 })
+  t.equal(c.upstreamMaxRps, 25)
+  t.equal(loadConfig({}).upstreamMaxRps, undefined)
 })
