@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
+import { AllowedOrigins } from './edge/allowed-origins.js'
 import { authPlugin } from './auth/plugin.js'
 import { RedisRevocations } from './auth/redis-revocations.js'
 import { MemoryRevocations } from './auth/revocations.js'
@@ -11,6 +12,7 @@ import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { errorTypeBase } from './errors.js'
 import { connectionLimits } from './edge/connection-limits.js'
 import { cookieSupport } from './edge/cookies.js'
 import { draining } from './edge/draining.js'
@@ -26,6 +28,7 @@ import { securityHeaders } from './edge/security-headers.js'
 import { docsRoutes } from './ops/docs/plugin.js'
 import { health } from './ops/health.js'
 import { opsEdge } from './ops/plugin.js'
+import { sandboxControls } from './ops/sandbox-controls.js'
 import { MemoryIdempotencyStore } from './orders/idempotency-store.js'
 import { ordersPlugin } from './orders/plugin.js'
 import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
@@ -52,11 +55,30 @@ export interface AppDeps {
   catalogTuning?: Partial<CatalogTuning>
   /** Where /metrics listens, overriding config.metricsPort: tests pass 0 for an ephemeral port. */
   metricsPort?: number
+  /** The built-in sandbox, when server.ts started one as the upstream (development only). */
+  sandbox?: BuiltInSandbox
+}
+
+export interface BuiltInSandbox {
+  /** Where it listens: its control routes are mounted at `${apiPrefix}/sandbox/…`. */
+  url: string
+  /**
+   * Whether it has lapsed this access token before its `exp` (its session-lapse control), so the
+   * gateway, which reads a session's expiry from the token, sees the lapse at once.
+   */
+  lapsed(accessToken: string): boolean
 }
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   if (!config.upstreamUrl) throw new Error('buildApp needs config.upstreamUrl (server.ts starts the sandbox)')
   const clock = deps.clock ?? systemClock
+  const production = config.env === 'production'
+  const sandbox = production ? undefined : deps.sandbox
+  const origins = new AllowedOrigins({
+    publicOrigin: config.publicOrigin,
+    allowedOrigins: config.allowedOrigins,
+    loopbackDevServers: !production,
+  })
   const { logger, flush: flushLog } = createLogger(config.logLevel, deps.logStream)
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -69,7 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Replaced by the draining plugin, whose 503 is a problem document.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    ...frameworkAnswers(config.apiPrefix),
+    ...frameworkAnswers(errorTypeBase(config.publicOrigin, config.apiPrefix)),
     ...connectionLimits(config),
   })
   // Read once per request by routeOf (edge/route-group.ts).
@@ -86,15 +108,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so that it sees every route: each must declare what it answers.
   await app.register(declaredRoutes)
   await app.register(requestLogging)
-  await app.register(problems, { apiPrefix: config.apiPrefix })
+  await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
   await app.register(cookieSupport)
   await app.register(requestTargetLimit)
   // Right after the security headers (so a refusal carries them too) and before everything else.
   await app.register(originPolicy, {
-    publicOrigin: config.publicOrigin,
-    allowedOrigins: config.allowedOrigins,
+    origins,
     sessionCookieName: sessionCookieFor(config.publicOrigin).name,
   })
   await app.register(redisPlugin, { url: config.redisUrl })
@@ -153,9 +174,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         })
       : new MemoryRevocations(clock),
     expiryMarginMs: config.sessionExpiryMarginMs,
+    origins,
+    ...(sandbox ? { lapsedUpstream: sandbox.lapsed } : {}),
   })
   await app.register(ordersPlugin, {
     apiPrefix: config.apiPrefix,
+    publicOrigin: config.publicOrigin,
     clock,
     guard: app.tokenGuard,
     credentials: app.sessions,
@@ -187,5 +211,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     version: API_VERSION,
     publicOrigin: config.publicOrigin,
   })
+  if (sandbox) await app.register(sandboxControls, { apiPrefix: config.apiPrefix, sandboxUrl: sandbox.url })
   return app
 }

@@ -2,9 +2,10 @@
 // It is loaded by a specifier the compiler cannot follow, so neither the sandbox's code nor its
 // dependencies are part of the production build (tsconfig.build.json leaves src/sandbox out).
 
+import type { BuiltInSandbox } from './app.js'
+
 /** What server.ts needs of a running sandbox; src/sandbox/start.ts implements it. */
-export interface DevUpstream {
-  url: string
+export interface DevUpstream extends BuiltInSandbox {
   close(): Promise<void>
 }
 export type StartDevUpstream = (opts: { tenantKey: string }) => Promise<DevUpstream>

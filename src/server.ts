@@ -25,7 +25,7 @@ if (!upstreamUrl) {
   upstreamUrl = sandbox.url
   log.warn(
     { sandbox: upstreamUrl },
-    `UPSTREAM_URL is not set: started the built-in sandbox upstream at ${upstreamUrl} (development only; its control routes are under ${upstreamUrl}/__sandbox)`,
+    `UPSTREAM_URL is not set: started the built-in sandbox upstream at ${upstreamUrl} (development only; its control routes are under ${upstreamUrl}/__sandbox, and mounted at ${config.apiPrefix}/sandbox on the gateway)`,
   )
 }
 if (config.sessionSecretGenerated) {
@@ -34,7 +34,7 @@ if (config.sessionSecretGenerated) {
   )
 }
 
-const app = await buildApp({ ...config, upstreamUrl })
+const app = await buildApp({ ...config, upstreamUrl }, sandbox ? { sandbox } : {})
 
 closeWithGrace({ delay: config.shutdownTimeoutMs, logger: false }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'closing after an uncaught error')

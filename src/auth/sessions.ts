@@ -41,6 +41,8 @@ export class Sessions implements CredentialSource {
     private readonly revocations: Revocations,
     /** SESSION_EXPIRY_MARGIN_MS: how long before the token's `exp` a session counts as lapsed. */
     private readonly expiryMarginMs: number,
+    /** With the built-in sandbox: whether it has lapsed this access token before its `exp`. */
+    private readonly lapsedUpstream?: (accessToken: string) => boolean,
   ) {}
 
   /** What the client is shown of a session (verify, refresh, session): never a token. */
@@ -84,7 +86,11 @@ export class Sessions implements CredentialSource {
   async expired(request: FastifyRequest, detail = 'The sign-in has lapsed: sign the challenge to continue.') {
     const read = await this.read(request)
     const wallet = read.state === 'none' ? undefined : read.session
-    const { challenge } = await this.challenges.issue(request.upstreamContext(), wallet)
+    const { challenge } = await this.challenges.issue(
+      request.upstreamContext(),
+      wallet,
+      request.headers.origin,
+    )
     return new GatewayError('SESSION_EXPIRED', detail, { members: { challenge } })
   }
 
@@ -114,10 +120,9 @@ export class Sessions implements CredentialSource {
     const now = this.clock.now()
     if (!parsed.success || now >= parsed.data.usableUntil) return { state: 'none' }
     if (await this.revocations.isRevoked(parsed.data.sid)) return { state: 'none' }
-    return {
-      state: isLapsed(parsed.data, now, this.expiryMarginMs) ? 'lapsed' : 'active',
-      session: parsed.data,
-      source,
-    }
+    const lapsed =
+      isLapsed(parsed.data, now, this.expiryMarginMs) ||
+      this.lapsedUpstream?.(parsed.data.accessToken) === true
+    return { state: lapsed ? 'lapsed' : 'active', session: parsed.data, source }
   }
 }

@@ -70,10 +70,10 @@ const responseStarted = (socket: Socket) =>
 function rawAnswer(
   problem: GatewayError,
   requestId: string,
-  apiPrefix: string,
+  typeBase: string,
   headers: Record<string, string>,
 ) {
-  const body = renderProblem(problem, requestId, apiPrefix)
+  const body = renderProblem(problem, requestId, typeBase)
   const lines = [
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
     `content-type: ${PROBLEM_CONTENT_TYPE}`,
@@ -87,14 +87,15 @@ function rawAnswer(
 }
 
 /** Fastify options: its router's errors and Node's parser errors, answered as problem documents. */
-export function frameworkAnswers(apiPrefix: string) {
+/** `typeBase`: where problem types point (errorTypeBase). */
+export function frameworkAnswers(typeBase: string) {
   return {
     frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
       // Fastify calls this before any hook: the edge's headers and log line are added here.
       const problem = frameworkProblem(err)
       if (problem.code === 'INTERNAL') request.log.error({ err }, 'unhandled framework error')
       reply.headers(request.server.apiSecurityHeaders).header('x-request-id', request.id)
-      void sendProblem(request, reply, problem, apiPrefix)
+      void sendProblem(request, reply, problem, typeBase)
       request.log.info(
         {
           method: request.method,
@@ -122,7 +123,7 @@ export function frameworkAnswers(apiPrefix: string) {
         { requestId, status: problem.status, code: problem.code },
         'request refused by the parser',
       )
-      socket.end(rawAnswer(problem, requestId, apiPrefix, this.apiSecurityHeaders ?? {}), () =>
+      socket.end(rawAnswer(problem, requestId, typeBase, this.apiSecurityHeaders ?? {}), () =>
         socket.destroy(),
       )
       setTimeout(() => socket.destroy(), RAW_ANSWER_GRACE_MS).unref()

@@ -1,8 +1,12 @@
 // Order creation. Never retried by the gateway (each success is a new order and deposit address);
 // an answer that never came is ORDER_OUTCOME_UNKNOWN. Idempotency-Key replays the first final answer.
+// The 201 carries, beside the upstream's order, its two tokens from the catalog (as an order read
+// does), so a client renders the order at once; a zero or negative amount, which the upstream would
+// turn into a useless order, is INVALID_AMOUNT.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
+import { GatewayError } from '../errors.js'
 import { orderSchema } from '../upstream/schemas.js'
 import { orderCreated } from './answers.js'
 import { fingerprintOf } from './fingerprint.js'
@@ -19,10 +23,17 @@ export interface CreateOptions extends IdempotencyTerms {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
+const positiveAmount = (body: CreateBody) => {
+  if (body.intendedAmount > 0) return
+  throw new GatewayError('INVALID_AMOUNT', 'The intended amount must be above zero.', {
+    errors: [{ path: 'body.intendedAmount', message: 'must be a positive number' }],
+  })
+}
+
 export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
   async function createUpstream(request: FastifyRequest, body: CreateBody, accessToken: string | undefined) {
     const ctx = request.upstreamContext()
-    await opts.guard.checkPair(ctx, body.depositTokenId, body.settleTokenId)
+    const tokens = await opts.guard.checkPair(ctx, body.depositTokenId, body.settleTokenId)
     const order = await app.upstream.call(ctx, {
       operation: 'create',
       method: 'POST',
@@ -32,6 +43,12 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       accessToken,
       schema: orderSchema,
     })
+    // The upstream's own fields as it sent them (order and all), the tokens added after them.
+    const created = {
+      ...(JSON.parse(order.raw.toString('utf8')) as object),
+      depositToken: tokens.deposit,
+      settleToken: tokens.settle,
+    }
     request.log.info({ order: order.body.uuid.slice(0, 8) }, 'order created')
     if (accessToken !== undefined && order.body.userId === null) {
       // The upstream ignored a token the gateway held valid (its clock ahead of ours, say): the order
@@ -42,7 +59,7 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
         "order created without the session's user: the upstream did not accept its token",
       )
     }
-    return order.raw.toString('utf8')
+    return JSON.stringify(created)
   }
 
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -86,6 +103,7 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       },
     },
     async (request, reply) => {
+      positiveAmount(request.body)
       const user = await opts.credentials.credentialsFor(request, 'reject')
       const create = () => createUpstream(request, request.body, user?.accessToken)
       const idempotencyKey = request.headers['idempotency-key']

@@ -3,7 +3,7 @@ import type { StartDevUpstream } from '../dev-upstream.js'
 import { buildSandbox } from './app.js'
 
 export const startSandbox: StartDevUpstream = async ({ tenantKey }) => {
-  const { app } = buildSandbox({ tenantKey })
+  const { app, control } = buildSandbox({ tenantKey })
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  return { url, close: () => app.close() }
+  return { url, lapsed: (accessToken) => !control.isAccessTokenLive(accessToken), close: () => app.close() }
 }

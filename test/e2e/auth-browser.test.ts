@@ -1,7 +1,7 @@
 // A real browser (headless Chromium) signs in through the gateway from a frontend on another port of
-// localhost, as a dev setup or a same-site app would: CORS preflights, the HttpOnly cookie kept by the
-// browser and sent with credentials, an attributed order in the history, and sign-out. A page on a
-// foreign origin gets nothing.
+// localhost, as a dev server would (allowed with no configuration outside production): CORS
+// preflights, a message naming the page, the HttpOnly cookie kept by the browser and sent with
+// credentials, an attributed order in the history, and sign-out. A page on a foreign origin gets nothing.
 import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -28,24 +28,30 @@ async function freePort(): Promise<number> {
   return port
 }
 
-async function frontend(t: Test): Promise<string> {
+/** A page's server; `host` names it in the browser (the browser maps STRANGER to loopback). */
+async function frontend(t: Test, host = 'localhost'): Promise<string> {
   const server = createServer((_req, res) => res.end('<!doctype html><title>frontend</title>'))
   t.teardown(() => new Promise((resolve) => server.close(resolve)))
-  return `http://localhost:${await listen(server)}`
+  return `http://${host}:${await listen(server)}`
 }
+
+const STRANGER = 'stranger.example'
 
 t.test(
   'a browser signs in with one signature and never sees an upstream token',
   { skip: !CHROMIUM && 'no Chromium' },
   async (t) => {
     const app = await frontend(t)
-    const stranger = await frontend(t)
+    const stranger = await frontend(t, STRANGER)
     const port = await freePort()
     const api = `http://localhost:${port}`
-    const gw = await startGateway(t, { env: { PUBLIC_ORIGIN: api, ALLOWED_ORIGINS: app } })
+    const gw = await startGateway(t, { env: { PUBLIC_ORIGIN: api } })
     await gw.app.listen({ port, host: 'localhost' })
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', `--host-resolver-rules=MAP ${STRANGER} localhost`],
+    })
     t.teardown(() => browser.close())
     const page = await browser.newPage()
     const wallet = newWallet()
@@ -89,7 +95,11 @@ t.test(
     )
 
     t.equal(seen.challenge.status, 200)
-    t.match(seen.challenge.body.message, new RegExp(`^http://localhost:${port} wants you to sign in`))
+    t.match(
+      seen.challenge.body.message,
+      new RegExp(`^${app} wants you to sign in`),
+      'the message names the page',
+    )
     t.equal(seen.verify.status, 201, seen.verify.raw)
     t.same(Object.keys(seen.verify.body).sort(), [
       'address',
