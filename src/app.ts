@@ -40,6 +40,8 @@ const readyWindowMs = (catalogTtlMs: number) => Math.max(READY_UPSTREAM_WINDOW_M
 /** What tests (and server.ts) may swap: time, randomness, the log destination, upstream tunables. */
 export interface AppDeps {
   clock?: Clock
+  /** Randomness in [0, 1): retry jitter and backoff of streams and upstream calls. */
+  random?: () => number
   logStream?: DestinationStream
   upstreamTuning?: Partial<UpstreamTuning>
   /** Status-stream tunables (reopen backoff, poll interval, retry advice...): tests shorten them. */
@@ -102,6 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     tuning: { ...DEFAULT_TUNING, ...deps.upstreamTuning },
     clock,
     userAgent: USER_AGENT,
+    random: deps.random,
     observe: app.metrics.observeUpstream,
   })
   await app.register(catalogPlugin, {
@@ -136,7 +139,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     maxTotal: config.sseMaxTotal,
     clientIpHeader: config.clientIpHeader,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
+    retryMs: config.sseRetryMs,
+    drainSpreadMs: config.sseDrainSpreadMs,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
     tuning: deps.streamTuning,
+    random: deps.random,
   })
   await app.register(health, {
     checks: () => [

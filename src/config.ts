@@ -100,6 +100,8 @@ const envSchema = z.object({
   SSE_MAX_TOTAL: int(10_000, 1),
   RATE_LIMITS: json(rateLimitOverrides),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+  SSE_RETRY_MS: int(5_000, 1),
+  SSE_DRAIN_SPREAD_MS: int(5_000, 0),
 })
 
 export class ConfigError extends Error {
@@ -142,6 +144,8 @@ const configSchema = envSchema
       sseMaxTotal: e.SSE_MAX_TOTAL,
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...e.RATE_LIMITS } as Record<RateLimitGroup, RateLimitRule>,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      sseRetryMs: e.SSE_RETRY_MS,
+      sseDrainSpreadMs: e.SSE_DRAIN_SPREAD_MS,
     }
   })
 

@@ -23,6 +23,7 @@ export interface UpstreamPluginOptions {
   tuning: UpstreamTuning
   clock: Clock
   userAgent: string
+  random?: () => number
   observe?: (o: CallObservation) => void
   onBreakerChange?: (state: BreakerState) => void
 }
@@ -37,6 +38,7 @@ export const upstreamPlugin = fp(
       userAgent: opts.userAgent,
       tuning: opts.tuning,
       clock: opts.clock,
+      random: opts.random,
       observe: opts.observe,
       onBreakerChange: (state) => {
         app.log[state === 'open' ? 'error' : 'warn'](
