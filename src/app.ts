@@ -23,6 +23,7 @@ import { MemoryIdempotencyStore } from './orders/idempotency-store.js'
 import { ordersPlugin } from './orders/plugin.js'
 import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
 import { type StreamTuning, streamPlugin } from './stream/plugin.js'
+import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import { DEFAULT_TUNING, type UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 
@@ -50,6 +51,8 @@ export interface AppDeps {
   catalogTuning?: Partial<CatalogTuning>
   /** Where /metrics listens, overriding config.metricsPort: tests pass 0 for an ephemeral port. */
   metricsPort?: number
+  /** Span export tunables (the batch's delay): tests shorten it. */
+  exportTuning?: Partial<ExportTuning>
 }
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
@@ -77,6 +80,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setSerializerCompiler(serializerCompiler)
   app.removeContentTypeParser('text/plain')
 
+  await app.register(tracingPlugin, {
+    config: config.tracing,
+    upstreamHost: new URL(config.upstreamUrl).host,
+    tuning: deps.exportTuning,
+  })
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: config.apiPrefix })
   await app.register(draining)

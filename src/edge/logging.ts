@@ -1,4 +1,4 @@
-// Logger options and the one log line per request. Secrets are redacted at the logger, and order
+// Logger options and the one log line per request, which also begins and finishes its trace. Secrets are redacted at the logger, and order
 // uuids (bearer capabilities) are shortened before a URL is logged.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -96,6 +96,7 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number) {
     ms: Math.round(elapsed * 10) / 10,
     upstreamMs: Math.round(request.upstreamTiming.ms * 10) / 10,
     ...(request.problemCode ? { code: request.problemCode } : {}),
+    traceId: request.trace?.traceId,
   }
 }
 
@@ -105,15 +106,19 @@ export const requestLogging = fp(
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)
     // Callback hooks: on every request, a promise per hook is measurable.
+    const { tracing } = app
     app.addHook('onRequest', (request, reply, done) => {
       request.upstreamTiming = { ms: 0 }
+      request.trace = tracing.begin(request.method, request.headers)
       reply.header('x-request-id', request.id)
       done()
     })
     app.addHook('onResponse', (request, reply, done) => {
+      if (request.trace)
+        tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
       request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
       done()
     })
   },
-  { name: 'request-logging' },
+  { name: 'request-logging', dependencies: ['tracing'] },
 )

@@ -39,6 +39,7 @@ export const upstreamPlugin = fp(
       tuning: opts.tuning,
       clock: opts.clock,
       random: opts.random,
+      tracing: app.tracing,
       observe: opts.observe,
       onBreakerChange: (state) => {
         app.log[state === 'open' ? 'error' : 'warn'](
@@ -55,10 +56,11 @@ export const upstreamPlugin = fp(
         log: this.log,
         deadline: opts.clock.now() + opts.timeoutMs,
         timing: this.upstreamTiming,
+        trace: this.trace ?? undefined,
       }
       return this[contexts]
     })
     app.addHook('onClose', () => client.close())
   },
-  { name: 'upstream', dependencies: ['request-logging'] },
+  { name: 'upstream', dependencies: ['request-logging', 'tracing'] },
 )
