@@ -31,6 +31,9 @@ const ALLOWED_HEADERS = [
   'x-request-id',
   'x-session-mode',
   'last-event-id',
+  // W3C Trace Context, sent by frontends instrumented with OpenTelemetry.
+  'traceparent',
+  'tracestate',
 ].join(', ')
 const EXPOSED_HEADERS = [
   'x-request-id',

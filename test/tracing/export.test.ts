@@ -167,3 +167,20 @@ t.test(
     t.not(lines[0]?.traceId, lines[1]?.traceId, 'one trace per request')
   },
 )
+
+t.test('a browser on an allowed origin may send its traceparent: the preflight allows it', async (t) => {
+  const partner = 'https://partner.example'
+  const { app } = await startGateway(t, { env: { ALLOWED_ORIGINS: partner } })
+  const preflight = await app.inject({
+    method: 'OPTIONS',
+    url: '/api/v1/tokens/quote',
+    headers: {
+      origin: partner,
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'traceparent,tracestate',
+    },
+  })
+  t.equal(preflight.statusCode, 204)
+  t.match(preflight.headers['access-control-allow-headers'], /\btraceparent\b/)
+  t.match(preflight.headers['access-control-allow-headers'], /\btracestate\b/)
+})
