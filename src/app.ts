@@ -45,7 +45,7 @@ export interface AppDeps {
   random?: () => number
   logStream?: DestinationStream
   upstreamTuning?: Partial<UpstreamTuning>
-  /** Status-stream tunables (reopen backoff, poll interval, retry advice...): tests shorten them. */
+  /** Status-stream tunables (reopen backoff, poll interval, buffer limit...): tests shorten them. */
   streamTuning?: Partial<StreamTuning>
   /** Catalog tunables (forced-refresh interval, reload backoff, start-up wait): tests shorten them. */
   catalogTuning?: Partial<CatalogTuning>

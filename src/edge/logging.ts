@@ -1,5 +1,6 @@
-// Logger options and the one log line per request, which also begins and finishes its trace. Secrets are redacted at the logger, and order
-// uuids (bearer capabilities) are shortened before a URL is logged.
+// Logger options and the one log line per request, whose hooks also begin and finish the request's
+// trace. Secrets are redacted at the logger, and order uuids (bearer capabilities) are shortened
+// before a URL is logged.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import pino from 'pino'

@@ -184,3 +184,36 @@ t.test('a browser on an allowed origin may send its traceparent: the preflight a
   t.match(preflight.headers['access-control-allow-headers'], /\btraceparent\b/)
   t.match(preflight.headers['access-control-allow-headers'], /\btracestate\b/)
 })
+
+t.test('a traceparent that is not W3C Trace Context is not passed on: a new trace starts', async (t) => {
+  const gw = await startGateway(t)
+  const bad = [
+    '00-00000000000000000000000000000000-b7ad6b7169203331-01',
+    '00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01',
+    'ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra',
+    '00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01',
+    'not a traceparent',
+  ]
+  for (const traceparent of bad) {
+    await gw.app.inject({ url: '/api/v1/chains', headers: { traceparent } })
+  }
+  const ids = gw.logs
+    .lines()
+    .filter((l) => l.msg === 'request completed')
+    .map((l) => l.traceId)
+  t.equal(ids.length, bad.length)
+  t.ok(
+    ids.every(
+      (id) =>
+        typeof id === 'string' && /^[0-9a-f]{32}$/.test(id) && id !== '0af7651916cd43dd8448eb211c80319c',
+    ),
+    'each request got a trace of its own',
+  )
+  await gw.app.inject({
+    url: '/api/v1/chains',
+    headers: { traceparent: '01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-future' },
+  })
+  const last = gw.logs.lines().findLast((l) => l.msg === 'request completed')
+  t.equal(last?.traceId, '0af7651916cd43dd8448eb211c80319c', 'a later version with more fields is continued')
+})
