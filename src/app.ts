@@ -33,6 +33,7 @@ import { MemoryIdempotencyStore } from './orders/idempotency-store.js'
 import { ordersPlugin } from './orders/plugin.js'
 import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
 import { type StreamTuning, streamPlugin } from './stream/plugin.js'
+import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import { DEFAULT_TUNING, type UpstreamTuning } from './upstream/client.js'
 import { redisPlugin } from './redis/plugin.js'
 import { upstreamPlugin } from './upstream/plugin.js'
@@ -49,12 +50,14 @@ export interface AppDeps {
   random?: () => number
   logStream?: DestinationStream
   upstreamTuning?: Partial<UpstreamTuning>
-  /** Status-stream tunables (reopen backoff, poll interval, retry advice...): tests shorten them. */
+  /** Status-stream tunables (reopen backoff, poll interval, buffer limit...): tests shorten them. */
   streamTuning?: Partial<StreamTuning>
   /** Catalog tunables (forced-refresh interval, reload backoff, start-up wait): tests shorten them. */
   catalogTuning?: Partial<CatalogTuning>
   /** Where /metrics listens, overriding config.metricsPort: tests pass 0 for an ephemeral port. */
   metricsPort?: number
+  /** Span export tunables (the batch's delay): tests shorten it. */
+  exportTuning?: Partial<ExportTuning>
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -107,6 +110,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   // First, so that it sees every route: each must declare what it answers.
   await app.register(declaredRoutes)
+  await app.register(tracingPlugin, {
+    config: config.tracing,
+    upstreamHost: new URL(config.upstreamUrl).host,
+    tuning: deps.exportTuning,
+  })
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
   await app.register(draining)
@@ -197,6 +205,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     maxTotal: config.sseMaxTotal,
     clientIpHeader: config.clientIpHeader,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
+    retryMs: config.sseRetryMs,
+    drainSpreadMs: config.sseDrainSpreadMs,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
     tuning: deps.streamTuning,
   })
   await app.register(health, {

@@ -75,6 +75,68 @@ const json = <T extends z.ZodType>(schema: T) =>
     })
     .pipe(schema.optional())
 
+/** `key=value,key=value` with URL-encoded values: the W3C Baggage-like lists of the OTEL_* variables. */
+const keyValues = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const pairs: Record<string, string> = {}
+    for (const item of (text ?? '').split(',')) {
+      if (item.trim() === '') continue
+      const at = item.indexOf('=')
+      const key = item.slice(0, at).trim()
+      if (at < 1 || key === '') {
+        ctx.addIssue({ code: 'custom', message: 'must be a list of key=value pairs' })
+        return z.NEVER
+      }
+      try {
+        pairs[key] = decodeURIComponent(item.slice(at + 1).trim())
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `the value of ${key} is not URL-encoded text` })
+        return z.NEVER
+      }
+    }
+    return pairs
+  })
+
+/** OpenTelemetry's standard variables, as far as the gateway's trace export uses them. */
+const otelSchema = {
+  OTEL_SDK_DISABLED: z.enum(['true', 'false', '']).optional(),
+  OTEL_TRACES_EXPORTER: z
+    .enum(['otlp', 'none', ''], { error: 'the gateway exports traces with otlp (or none)' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/json', ''], { error: 'the gateway exports OTLP over HTTP as JSON: http/json' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z
+    .enum(['http/json', ''], { error: 'the gateway exports OTLP over HTTP as JSON: http/json' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: keyValues,
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValues,
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OTEL_RESOURCE_ATTRIBUTES: keyValues,
+  OTEL_TRACES_SAMPLER: z
+    .enum([
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ])
+    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+}
+
+/** The OTLP/HTTP traces URL: the signal-specific endpoint as given, or the general one + /v1/traces. */
+function tracesUrl(e: { OTEL_EXPORTER_OTLP_ENDPOINT?: string; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string }) {
+  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+  if (e.OTEL_EXPORTER_OTLP_ENDPOINT) return `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`
+  return undefined
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(3000).refine((p) => p <= 65535, 'must be a port number'),
@@ -115,6 +177,9 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: int(30_000, 1),
   KEEP_ALIVE_TIMEOUT_MS: int(72_000, 1),
   UPSTREAM_MAX_RPS: z.coerce.number().int().positive().optional(),
+  SSE_RETRY_MS: int(5_000, 1),
+  SSE_DRAIN_SPREAD_MS: int(5_000, 0),
+  ...otelSchema,
 })
 
 export class ConfigError extends Error {
@@ -134,6 +199,8 @@ const configSchema = envSchema
   })
   .transform((e) => {
     const generated = e.SESSION_SECRET.length === 0
+    const url = tracesUrl(e)
+    const resource = e.OTEL_RESOURCE_ATTRIBUTES
     return {
       env: e.NODE_ENV,
       port: e.PORT,
@@ -170,6 +237,20 @@ const configSchema = envSchema
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       /** Fleet-wide cap on upstream calls per clock second; undefined: no cap. */
       upstreamMaxRps: e.UPSTREAM_MAX_RPS,
+      sseRetryMs: e.SSE_RETRY_MS,
+      sseDrainSpreadMs: e.SSE_DRAIN_SPREAD_MS,
+      /** Where spans are exported; undefined: no export (trace context is still propagated). */
+      tracing:
+        url !== undefined && e.OTEL_SDK_DISABLED !== 'true' && e.OTEL_TRACES_EXPORTER !== 'none'
+          ? {
+              url,
+              headers: { ...e.OTEL_EXPORTER_OTLP_HEADERS, ...e.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
+              serviceName: e.OTEL_SERVICE_NAME ?? resource['service.name'] ?? 'swap-gateway',
+              resourceAttributes: resource,
+              sampler: e.OTEL_TRACES_SAMPLER,
+              samplerRatio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
+            }
+          : undefined,
     }
   })
 

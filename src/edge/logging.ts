@@ -1,4 +1,5 @@
-// The one log line per request, with order uuids (bearer capabilities) shortened in its URL.
+// The one log line per request, with order uuids (bearer capabilities) shortened in its URL; its
+// hooks also begin and finish the request's trace.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { routeUrlOf } from './route-group.js'
@@ -22,6 +23,7 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number) {
     ms: Math.round(elapsed * 10) / 10,
     upstreamMs: Math.round(request.upstreamTiming.ms * 10) / 10,
     ...(request.problemCode ? { code: request.problemCode } : {}),
+    traceId: request.trace?.traceId,
   }
 }
 
@@ -31,15 +33,19 @@ export const requestLogging = fp(
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)
     // Callback hooks: on every request, a promise per hook is measurable.
+    const { tracing } = app
     app.addHook('onRequest', (request, reply, done) => {
       request.upstreamTiming = { ms: 0 }
+      request.trace = tracing.begin(request.method, request.headers)
       reply.header('x-request-id', request.id)
       done()
     })
     app.addHook('onResponse', (request, reply, done) => {
+      if (request.trace)
+        tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
       request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
       done()
     })
   },
-  { name: 'request-logging' },
+  { name: 'request-logging', dependencies: ['tracing'] },
 )

@@ -32,6 +32,9 @@ const ALLOWED_HEADERS = [
   'x-session-mode',
   'last-event-id',
   'if-none-match',
+  // W3C Trace Context, sent by frontends instrumented with OpenTelemetry.
+  'traceparent',
+  'tracestate',
 ].join(', ')
 const EXPOSED_HEADERS = [
   'x-request-id',

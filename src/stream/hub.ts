@@ -13,17 +13,15 @@ import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import { SNAPSHOT_EVENT } from './events.js'
 import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
 import { commentFrame, eventFrame } from './frames.js'
+import { jitteredRetry, spreadOver } from './spread.js'
 import type { SubscriptionTuning } from './subscription.js'
 
 export interface StreamTuning extends SubscriptionTuning {
-  /** The `retry:` advice sent with the snapshot: how long a browser waits before reconnecting. */
-  retryMs: number
   /** A client that lets this much pile up unread is too slow to follow; its stream is dropped. */
   maxBufferedBytes: number
 }
 
 export const DEFAULT_STREAM_TUNING: StreamTuning = {
-  retryMs: 5_000,
   reopenBaseMs: 250,
   reopenCapMs: 30_000,
   stableMs: 1_000,
@@ -43,8 +41,12 @@ export interface HubOptions {
   heartbeatMs: number
   maxPerIp: number
   maxTotal: number
+  /** Base of the `retry:` advice sent with each snapshot, jittered per stream (spread.ts). */
+  retryMs: number
+  /** How widely the ends of the streams are spread at shutdown (already bounded by the deadline). */
+  drainWindowMs: number
   tuning: StreamTuning
-  random?: () => number
+  random: () => number
 }
 
 export interface StreamStats {
@@ -84,7 +86,7 @@ export class StatusHub {
   /** Takes a place for a new stream, or refuses it: per client IP first, then in total. */
   admit(ip: string): StreamClient {
     if (this.closing) throw shuttingDown()
-    const retryAfter = Math.max(1, Math.ceil(this.opts.tuning.retryMs / 1000))
+    const retryAfter = Math.max(1, Math.ceil(this.opts.retryMs / 1000))
     const retry = { members: { retryAfter }, headers: { 'retry-after': String(retryAfter) } }
     const mine = this.perIp.get(ip) ?? 0
     if (mine >= this.opts.maxPerIp) {
@@ -137,7 +139,7 @@ export class StatusHub {
     this.open++
     res.once('close', () => this.release(client))
     const snapshot = eventFrame({
-      retry: this.opts.tuning.retryMs,
+      retry: jitteredRetry(this.opts.retryMs, this.opts.random),
       event: SNAPSHOT_EVENT,
       id: String(read.readAt),
       data: read.raw.toString('utf8'),
@@ -166,14 +168,19 @@ export class StatusHub {
     }
   }
 
-  /** Ends every stream (EventSource clients then reconnect, to another instance) and every subscription. */
-  shutdown(): void {
+  /**
+   * Ends every stream, each at its own random moment of the drain window (EventSource clients then
+   * reconnect, to another instance, not all in the same instant), and with the last client of an
+   * order its subscription. Until its moment comes a stream keeps getting its events and heartbeats.
+   */
+  async shutdown(): Promise<void> {
     this.closing = true
+    const clients = [...this.feeds.values()].flatMap((feed) => [...feed.clients])
+    await spreadOver(clients, this.opts.drainWindowMs, this.opts.random, (client) => {
+      if (client.feed) this.finish(client, GOODBYE, false)
+    })
     clearInterval(this.heartbeat)
-    for (const feed of [...this.feeds.values()]) {
-      for (const client of [...feed.clients]) this.finish(client, GOODBYE, false)
-      feed.close()
-    }
+    for (const feed of [...this.feeds.values()]) feed.close()
     // close() waits for open responses: end them all now.
     for (const client of this.ending.splice(0)) end(client)
   }
@@ -222,7 +229,7 @@ export class StatusHub {
     return {
       clock,
       tuning,
-      random: this.opts.random ?? Math.random,
+      random: this.opts.random,
       log,
       read: (id) => reader.read(context(), id),
       openUpstream: (id, signal) =>

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
 import { DEFAULT_STREAM_TUNING, StatusHub, type StreamTuning } from './hub.js'
 import { streamRoute } from './route.js'
+import { drainWindowMs } from './spread.js'
 
 export type { StreamStats, StreamTuning } from './hub.js'
 
@@ -22,6 +23,11 @@ export interface StreamPluginOptions {
   clientIpHeader: string | undefined
   /** Deadline of each upstream operation the hub makes on its own. */
   upstreamTimeoutMs: number
+  /** SSE_RETRY_MS: base of the jittered `retry:` advice. */
+  retryMs: number
+  /** SSE_DRAIN_SPREAD_MS and SHUTDOWN_TIMEOUT_MS: stream ends at shutdown are spread within both. */
+  drainSpreadMs: number
+  shutdownTimeoutMs: number
   tuning?: Partial<StreamTuning>
   random?: () => number
 }
@@ -32,6 +38,8 @@ function checked(opts: StreamPluginOptions): StreamTuning {
     heartbeatMs: opts.heartbeatMs,
     maxPerIp: opts.maxPerIp,
     maxTotal: opts.maxTotal,
+    retryMs: opts.retryMs,
+    drainSpreadMs: opts.drainSpreadMs,
     ...tuning,
   }
   for (const [name, value] of Object.entries(numbers)) {
@@ -54,12 +62,21 @@ export const streamPlugin = fp(
       heartbeatMs: opts.heartbeatMs,
       maxPerIp: opts.maxPerIp,
       maxTotal: opts.maxTotal,
+      retryMs: opts.retryMs,
+      drainWindowMs: drainWindowMs(opts.drainSpreadMs, opts.shutdownTimeoutMs),
       tuning: checked(opts),
-      random: opts.random,
+      random: opts.random ?? Math.random,
     })
     app.decorate('streamHub', hub)
-    // Streams never finish on their own, and close() waits for open requests: end them first.
-    app.addHook('preClose', async () => hub.shutdown())
+    // Streams never finish on their own, and close() waits for open connections: their ends are
+    // started here, spread over the drain window, while the server stops accepting new connections;
+    // the app is closed once the last one has ended.
+    let drained: Promise<void> = Promise.resolve()
+    app.addHook('preClose', (done) => {
+      drained = hub.shutdown()
+      done()
+    })
+    app.addHook('onClose', async () => drained)
     await app.register(streamRoute, { prefix: opts.apiPrefix, hub, clientIpHeader: opts.clientIpHeader })
   },
   { name: 'stream', dependencies: ['upstream', 'orders'] },

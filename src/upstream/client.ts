@@ -7,6 +7,7 @@ import { Pool } from 'undici'
 import type { z } from 'zod'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
+import type { CallTrace, RequestTrace, Tracing } from '../tracing/trace-context.js'
 import { backoffDelay } from './backoff.js'
 import { type BreakerState, CircuitBreaker } from './breaker.js'
 import type { CallBudget } from './call-budget.js'
@@ -55,6 +56,8 @@ export interface CallContext {
   deadline: number
   /** Upstream time spent by this request, for its log line. */
   timing?: { ms: number }
+  /** The request's trace; calls made for no request (reloads, subscriptions) start their own. */
+  trace?: RequestTrace
 }
 
 export interface UpstreamCall<T> {
@@ -95,6 +98,8 @@ export interface UpstreamClientOptions {
   tuning: UpstreamTuning
   clock: Clock
   random?: () => number
+  /** Gives every call its `traceparent` (and its span, when spans are exported). */
+  tracing: Tracing
   observe?: (o: CallObservation) => void
   onBreakerChange?: (state: BreakerState) => void
   /** UPSTREAM_MAX_RPS; undefined: calls are not counted. */
@@ -159,11 +164,17 @@ export class UpstreamClient {
   }
 
   async call<T>(ctx: CallContext, call: UpstreamCall<T>): Promise<UpstreamReply<T>> {
-    const idempotent = (call.method ?? 'GET') === 'GET'
+    const method = call.method ?? 'GET'
+    const idempotent = method === 'GET'
     const { tuning } = this.options
+    // One span (when spans are exported) and one traceparent for all the call's attempts.
+    const trace = this.options.tracing.call(ctx.trace, call.operation, method)
     for (let attempt = 0; ; attempt += 1) {
-      const outcome = await this.attempt(ctx, call)
-      if (!('error' in outcome)) return outcome
+      const outcome = await this.attempt(ctx, call, trace)
+      if (!('error' in outcome)) {
+        trace.end()
+        return outcome
+      }
       const { error, unclassified } = outcome
       const delay = backoffDelay(attempt, tuning.backoffBaseMs, tuning.backoffCapMs, this.random)
       // A retry the time left cannot hold would only answer later than the deadline allows.
@@ -172,17 +183,25 @@ export class UpstreamClient {
         unclassified &&
         attempt < tuning.retries &&
         ctx.deadline - (this.options.clock.now() + delay) >= tuning.minAttemptMs
-      if (!retry) throw error
+      if (!retry) {
+        trace.end()
+        throw error
+      }
       ctx.log.debug({ operation: call.operation, attempt: attempt + 1, delay }, 'retrying upstream call')
       await new Promise((resolve) => setTimeout(resolve, delay))
     }
   }
 
-  private async attempt<T>(ctx: CallContext, call: UpstreamCall<T>): Promise<UpstreamReply<T> | Classified> {
+  private async attempt<T>(
+    ctx: CallContext,
+    call: UpstreamCall<T>,
+    trace: CallTrace,
+  ): Promise<UpstreamReply<T> | Classified> {
     const started = performance.now()
     const finish = (status: number | undefined, outcome: string) => {
       const ms = performance.now() - started
       if (ctx.timing) ctx.timing.ms += ms
+      trace.attempted(status, outcome)
       this.options.observe?.({ operation: call.operation, outcome, status, ms })
     }
     const cooling = this.coolDown.refusal()
@@ -222,7 +241,7 @@ export class UpstreamClient {
         {
           method: call.method ?? 'GET',
           path: this.pathOf(call),
-          headers: this.headersOf(ctx, call),
+          headers: this.headersOf(ctx, call, trace.traceparent),
           body: call.body === undefined ? null : JSON.stringify(call.body),
           // A backstop only: the attempt's own timer (whole-response.ts) keeps the deadline; an
           // AbortSignal per call costs more than a timer.
@@ -284,19 +303,30 @@ export class UpstreamClient {
     if (!this.breaker.allow()) {
       throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is failing; calls are paused briefly.')
     }
+    // The span covers the opening, up to the answer's head; the stream itself may last minutes.
+    const trace = this.options.tracing.call(ctx.trace, 'stream', 'GET')
     try {
       const res = await this.streams.request({
         method: 'GET',
         path: this.basePath + path,
-        headers: { ...this.headersOf(ctx, { operation: 'stream' }), accept: 'text/event-stream' },
+        headers: {
+          ...this.headersOf(ctx, { operation: 'stream' }, trace.traceparent),
+          accept: 'text/event-stream',
+        },
         headersTimeout: Math.max(1, ctx.deadline - this.options.clock.now()),
         signal,
       })
       this.lastAnswerAt = this.options.clock.now()
+      trace.attempted(res.statusCode, 'ok')
       return res
+    } catch (err) {
+      const timedOut = this.options.clock.now() >= ctx.deadline
+      trace.attempted(undefined, classifyTransportError('stream', err, timedOut).error.code)
+      throw err
     } finally {
       // No verdict for the breaker, but this may have been its half-open probe: free the slot.
       this.breaker.settle()
+      trace.end()
     }
   }
 
@@ -318,11 +348,13 @@ export class UpstreamClient {
       cookie?: string
       body?: unknown
     },
+    traceparent: string,
   ): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent,
       'x-request-id': ctx.requestId,
+      traceparent,
     }
     if (call.body !== undefined) headers['content-type'] = 'application/json'
     if (call.tenantKey) headers['x-tenant-api-key'] = this.options.tenantKey

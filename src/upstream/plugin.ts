@@ -29,8 +29,8 @@ export interface UpstreamPluginOptions {
   tuning: UpstreamTuning
   clock: Clock
   userAgent: string
-  observe?: (o: CallObservation) => void
   random?: () => number
+  observe?: (o: CallObservation) => void
   /** UPSTREAM_MAX_RPS. */
   maxRps?: number
   /** The Redis shared by the fleet (REDIS_URL). */
@@ -63,8 +63,9 @@ export const upstreamPlugin = fp(
       userAgent: opts.userAgent,
       tuning: opts.tuning,
       clock: opts.clock,
-      observe: opts.observe,
       random: opts.random,
+      tracing: app.tracing,
+      observe: opts.observe,
       ...tenantQuota(opts),
       onBreakerChange: (state) => {
         app.log[state === 'open' ? 'error' : 'warn'](
@@ -80,10 +81,11 @@ export const upstreamPlugin = fp(
         log: this.log,
         deadline: opts.clock.now() + opts.timeoutMs,
         timing: this.upstreamTiming,
+        trace: this.trace ?? undefined,
       }
       return this[contexts]
     })
     app.addHook('onClose', () => client.close())
   },
-  { name: 'upstream', dependencies: ['request-logging'] },
+  { name: 'upstream', dependencies: ['request-logging', 'tracing'] },
 )

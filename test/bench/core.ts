@@ -12,6 +12,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 /** A second bare proxy in the gateway's place: how far two identical servers differ on this machine. */
 const CONTROL = process.env.BENCH_CONTROL === '1'
+/** The gateway exports spans, to a local sink unless OTEL_EXPORTER_OTLP_ENDPOINT names a collector. */
+const TRACING = process.env.BENCH_TRACING === '1' || process.env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined
 
 interface Result {
   rps: number
@@ -89,6 +91,12 @@ async function json(url: string, init?: RequestInit) {
 export async function benchCore() {
   const sandbox = await startTarget(['sandbox'])
   const running = new Set<Target>([sandbox])
+  if (TRACING && process.env.OTEL_EXPORTER_OTLP_ENDPOINT === undefined) {
+    const sink = await startTarget(['otlp-sink'])
+    running.add(sink)
+    // Inherited by the gateways started from here on (the other targets ignore it).
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url
+  }
   const start = async (args: string[]) => {
     const target = await startTarget(args)
     running.add(target)
@@ -144,7 +152,8 @@ export async function benchCore() {
     }
     console.log(
       `\ncore: throughput (req/s) and latency (ms), medians of ${ROUNDS} rounds of ${SECONDS} s` +
-        (CONTROL ? ' (control: "gateway" is a second bare proxy)' : ''),
+        (CONTROL ? ' (control: "gateway" is a second bare proxy)' : '') +
+        (TRACING ? ` (tracing on: spans exported to ${process.env.OTEL_EXPORTER_OTLP_ENDPOINT})` : ''),
     )
     console.table(
       Object.fromEntries(

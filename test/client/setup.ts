@@ -22,9 +22,8 @@ export const ROOMY_LIMITS = JSON.stringify({
 export async function clientGateway(t: Test, opts: GatewayOptions = {}) {
   const gw = await startAuthGateway(t, {
     ...opts,
-    env: { RATE_LIMITS: ROOMY_LIMITS, ...opts.env },
     // Browsers would wait 5 s before reconnecting; a test that counts reconnects need not.
-    deps: { streamTuning: { retryMs: 100 }, ...opts.deps },
+    env: { RATE_LIMITS: ROOMY_LIMITS, SSE_RETRY_MS: '100', ...opts.env },
   })
   const p = picks(gw.sandbox.control.tokens())
   const client = (more: GatewayClientOptions = {}) =>

@@ -18,7 +18,10 @@ t.test('defaults follow CONTRACT §10', async (t) => {
     sseHeartbeatMs: 15_000,
     sseMaxPerIp: 20,
     sseMaxTotal: 10_000,
+    sseRetryMs: 5_000,
+    sseDrainSpreadMs: 5_000,
     sessionSecretGenerated: true,
+    tracing: undefined,
   })
 })
 
@@ -38,6 +41,13 @@ t.test('a bad value stops start-up with a message naming the variable', async (t
     [{ UPSTREAM_MAX_RPS: '0' }, /UPSTREAM_MAX_RPS/],
     [{ UPSTREAM_MAX_RPS: '2.5' }, /UPSTREAM_MAX_RPS/],
     [{ RATE_LIMITS: '{"create":{"max":5,"timeWindow":"1 minute","ipCeiling":0}}' }, /RATE_LIMITS/],
+    [{ SSE_RETRY_MS: '0' }, /SSE_RETRY_MS/],
+    [{ SSE_DRAIN_SPREAD_MS: '-1' }, /SSE_DRAIN_SPREAD_MS/],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /OTEL_EXPORTER_OTLP_ENDPOINT/],
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /OTEL_EXPORTER_OTLP_PROTOCOL: .*http\/json/],
+    [{ OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign' }, /OTEL_EXPORTER_OTLP_HEADERS/],
+    [{ OTEL_TRACES_SAMPLER: 'sometimes' }, /OTEL_TRACES_SAMPLER/],
+    [{ OTEL_TRACES_SAMPLER_ARG: '2' }, /OTEL_TRACES_SAMPLER_ARG/],
   ]
   for (const [env, re] of cases)
     t.throws(() => loadConfig(env), { name: 'ConfigError', message: re }, JSON.stringify(env))
@@ -82,3 +92,36 @@ t.test('RATE_LIMITS takes an ipCeiling; UPSTREAM_MAX_RPS is off unless set', asy
   t.equal(c.upstreamMaxRps, 25)
   t.equal(loadConfig({}).upstreamMaxRps, undefined)
 })
+
+t.test(
+  "tracing is configured by OpenTelemetry's standard variables, and off without an endpoint",
+  async (t) => {
+    t.match(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing, {
+      url: 'http://collector:4318/v1/traces',
+      serviceName: 'swap-gateway',
+      sampler: 'parentbased_always_on',
+      samplerRatio: 1,
+    })
+    const full = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp/v1/traces',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-team=swaps,authorization=Basic%20abc',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-team=gateway',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes,deployment.environment=staging',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    }).tracing
+    t.same(full, {
+      url: 'https://traces.example/otlp/v1/traces',
+      headers: { 'x-team': 'gateway', authorization: 'Basic abc' },
+      serviceName: 'from-attributes',
+      resourceAttributes: { 'service.name': 'from-attributes', 'deployment.environment': 'staging' },
+      sampler: 'parentbased_traceidratio',
+      samplerRatio: 0.25,
+    })
+    t.equal(loadConfig({ OTEL_SERVICE_NAME: 'gw-eu' }).tracing, undefined, 'no endpoint: no export')
+    const off = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }
+    t.equal(loadConfig({ ...off, OTEL_SDK_DISABLED: 'true' }).tracing, undefined)
+    t.equal(loadConfig({ ...off, OTEL_TRACES_EXPORTER: 'none' }).tracing, undefined)
+  },
+)

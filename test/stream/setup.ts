@@ -16,6 +16,7 @@ export interface StreamSetup {
   env?: Record<string, string>
   sandbox?: SandboxOptions
   tuning?: Partial<StreamTuning>
+  random?: () => number
   upstreamTuning?: Partial<UpstreamTuning>
 }
 
@@ -33,10 +34,10 @@ export async function streamGateway(t: Test, setup: StreamSetup = {}) {
   })
   const gw = await startGateway(t, {
     listen: true,
-    env: { RATE_LIMITS, ...setup.env },
+    // Browsers would wait about 5 s before reconnecting, and a shutdown would take 5 s; tests need not.
+    env: { RATE_LIMITS, SSE_RETRY_MS: '100', SSE_DRAIN_SPREAD_MS: '0', ...setup.env },
     sandbox: setup.sandbox,
-    // Browsers would wait 5 s before reconnecting; tests need not.
-    deps: { streamTuning: { retryMs: 100, ...setup.tuning }, upstreamTuning: setup.upstreamTuning },
+    deps: { streamTuning: setup.tuning, upstreamTuning: setup.upstreamTuning, random: setup.random },
   })
   const p = picks(gw.sandbox.control.tokens())
   return {

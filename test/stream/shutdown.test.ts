@@ -1,29 +1,7 @@
-import http from 'node:http'
 import t from 'tap'
 import { eventually } from '../helpers/eventually.js'
+import { rawStream } from './raw.js'
 import { READ_ROUTE, streamGateway, subscribed } from './setup.js'
-
-/** Resolves with everything the server sent once it ends the response. */
-function wholeStream(url: string): { text: Promise<string>; started: Promise<void> } {
-  let start: () => void = () => {}
-  const started = new Promise<void>((resolve) => {
-    start = resolve
-  })
-  const text = new Promise<string>((resolve, reject) => {
-    const req = http.get(url, { agent: false }, (res) => {
-      let received = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        received += chunk
-        start()
-      })
-      res.on('end', () => resolve(received))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-  })
-  return { text, started }
-}
 
 const within = <T>(ms: number, what: string, p: Promise<T>) =>
   Promise.race([
@@ -36,8 +14,8 @@ t.test(
   async (t) => {
     const gw = await streamGateway(t, { env: { SSE_MAX_PER_IP: '100' } })
     const orders = [await gw.newOrder(), await gw.newOrder()]
-    const streams = [...orders, ...orders].map((uuid) => wholeStream(gw.streamUrl(uuid)))
-    await Promise.all(streams.map((s) => s.started))
+    const streams = [...orders, ...orders].map((uuid) => rawStream(gw.streamUrl(uuid)))
+    await Promise.all(streams.map((s) => s.first))
     await Promise.all(orders.map((uuid) => subscribed(gw.control, uuid)))
     const f = gw.follow(orders[0]!)
     await f.until('open', () => f.events.length === 1)
