@@ -1,9 +1,8 @@
 // The OpenAPI 3.1 document, built from what each route declares where it is defined (`config.answers`,
 // edge/route-answers.ts): @fastify/swagger lists the routes and their inputs; `operationAnswers` turns a
-// route's declaration into its answers and security when the document is generated, and
-// `completeDocument` adds what belongs to the whole API (components, security schemes, servers).
-import type { ErrorCode } from '../../errors.js'
-import { ERROR_CODES, PROBLEM_CONTENT_TYPE } from '../../errors.js'
+// route's declaration into its answers and security when the document is generated; `documentBase`
+// and `completeDocument` add what belongs to the whole API (servers, security schemes, components).
+import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../../errors.js'
 import { problemSchema } from '../../edge/problem-schema.js'
 import type { RouteAnswers, SuccessAnswer } from '../../edge/route-answers.js'
 import { type CatalogueEntry, errorCatalogue } from './error-catalogue.js'

@@ -140,8 +140,6 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
 }
 
 export async function docsRoutes(app: FastifyInstance, opts: DocsOptions) {
-  let document: OpenApiDocument | undefined
-  const documentOf = () => (document ??= app.swagger() as OpenApiDocument)
   const catalogue = errorCatalogue()
   const errorsPolicy = {
     defaultSrc: ["'none'"],
@@ -164,7 +162,8 @@ export async function docsRoutes(app: FastifyInstance, opts: DocsOptions) {
         },
       },
     },
-    async (_r, reply) => reply.header('cache-control', 'public, max-age=300').send(documentOf()),
+    // @fastify/swagger builds the document once and keeps it.
+    async (_r, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
   )
   app.get(
     `${opts.apiPrefix}/docs/errors`,
