@@ -197,6 +197,8 @@ export class UpstreamClient {
           headersTimeout: timeout,
           bodyTimeout: timeout,
         },
+        ctx.deadline,
+        this.options.clock,
         (status) => {
           headStatus = status
         },

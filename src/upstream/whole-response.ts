@@ -1,8 +1,11 @@
 // One upstream answer read whole, through undici's dispatch handler: the body's chunks go straight
 // into an array. undici's request API builds a Readable stream and a body mixin for every call,
 // which cost more than the rest of the call's own work; every caller here reads the body whole anyway.
+// undici's body timeout is the longest silence between two chunks, so a body trickled in short gaps
+// would outlive any deadline: each chunk is also checked against the call's deadline (no timer).
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Dispatcher } from 'undici'
+import type { Clock } from '../clock.js'
 
 export interface WholeResponse {
   status: number
@@ -20,6 +23,9 @@ class WholeResponseHandler implements Dispatcher.DispatchHandler {
     private readonly resolve: (response: WholeResponse) => void,
     private readonly reject: (error: Error) => void,
     private readonly onHead: ((status: number) => void) | undefined,
+    /** Epoch ms on `clock` by which the whole answer must have arrived. */
+    private readonly deadline: number,
+    private readonly clock: Clock,
   ) {}
 
   // Its presence selects undici's current handler interface; nothing to do at the start.
@@ -32,7 +38,11 @@ class WholeResponseHandler implements Dispatcher.DispatchHandler {
     this.onHead?.(statusCode)
   }
 
-  onResponseData(_controller: unknown, chunk: Buffer): void {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.clock.now() >= this.deadline) {
+      controller.abort(new DOMException('The answer did not arrive before the deadline', 'TimeoutError'))
+      return
+    }
     this.chunks.push(chunk)
   }
 
@@ -50,13 +60,18 @@ class WholeResponseHandler implements Dispatcher.DispatchHandler {
   }
 }
 
-/** `onHead` hears the status as soon as the head arrives, before the body (which may still fail). */
+/**
+ * `deadline` (epoch ms on `clock`) bounds the whole answer; `onHead` hears the status as soon as the head
+ * arrives, before the body (which may still fail).
+ */
 export function requestWhole(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
+  deadline: number,
+  clock: Clock,
   onHead?: (status: number) => void,
 ): Promise<WholeResponse> {
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new WholeResponseHandler(resolve, reject, onHead))
+    dispatcher.dispatch(options, new WholeResponseHandler(resolve, reject, onHead, deadline, clock))
   })
 }
