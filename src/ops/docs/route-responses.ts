@@ -36,6 +36,8 @@ const UPSTREAM: ErrorCode[] = [
 const TENANT: ErrorCode[] = [...UPSTREAM, 'UPSTREAM_AUTH_FAILED']
 const CATALOG: ErrorCode[] = ['VALIDATION_FAILED', 'UPSTREAM_UNAVAILABLE']
 const PAIR: ErrorCode[] = ['VALIDATION_FAILED', 'UNKNOWN_TOKEN', 'PAIR_UNAVAILABLE']
+/** A POST without a body of its own still has its body read: one that is not JSON, or too large. */
+const BODY: ErrorCode[] = ['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']
 
 /** Errors any public route can answer; RATE_LIMITED is added for rate-limited routes. */
 export const COMMON_ERRORS: ErrorCode[] = ['ORIGIN_NOT_ALLOWED', 'INTERNAL', 'SERVICE_UNAVAILABLE']
@@ -173,7 +175,7 @@ export const ROUTE_RESPONSES: Record<string, RouteDoc> = {
   },
   'POST /auth/refresh': {
     success: [ok('The session was renewed.', signedIn)],
-    errors: ['AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM],
+    errors: ['AUTH_REQUIRED', 'SESSION_EXPIRED', ...BODY, ...UPSTREAM],
   },
   'GET /auth/me': {
     success: [ok('The signed-in user, as the upstream describes it.', z.looseObject({ id: z.string() }))],
@@ -185,7 +187,7 @@ export const ROUTE_RESPONSES: Record<string, RouteDoc> = {
   },
   'POST /auth/logout': {
     success: [{ status: 204, description: 'The session is cleared.' }],
-    errors: [],
+    errors: BODY,
   },
   'GET /openapi.json': {
     success: [ok('This OpenAPI 3.1 document.', z.looseObject({ openapi: z.string() }))],
@@ -215,11 +217,14 @@ export const ROUTE_RESPONSES: Record<string, RouteDoc> = {
   },
 }
 
-/** Health routes live outside the API prefix and are never rate-limited. */
+/**
+ * Health routes live outside the API prefix and are never rate-limited; the origin policy still
+ * refuses a foreign Origin there, as everywhere (load balancers send none).
+ */
 export const HEALTH_RESPONSES: Record<string, RouteDoc> = {
   'GET /healthz': {
     success: [ok('The process is alive.', z.object({ status: z.literal('ok') }))],
-    errors: [],
+    errors: ['ORIGIN_NOT_ALLOWED'],
   },
   'GET /readyz': {
     success: [
@@ -228,6 +233,6 @@ export const HEALTH_RESPONSES: Record<string, RouteDoc> = {
         z.object({ status: z.literal('ready'), degraded: z.record(z.string(), z.string()).optional() }),
       ),
     ],
-    errors: ['SERVICE_UNAVAILABLE'],
+    errors: ['ORIGIN_NOT_ALLOWED', 'SERVICE_UNAVAILABLE'],
   },
 }
