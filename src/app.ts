@@ -6,12 +6,16 @@ import type { DestinationStream } from 'pino'
 import pino from 'pino'
 import { originPolicy } from './auth/origin-policy.js'
 import { authPlugin } from './auth/plugin.js'
+import { RedisRevocations } from './auth/redis-revocations.js'
+import { MemoryRevocations } from './auth/revocations.js'
 import { sessionCookieFor } from './auth/session.js'
 import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { connectionLimits } from './edge/connection-limits.js'
 import { draining } from './edge/draining.js'
+import { frameworkAnswers, MAX_PARAM_LENGTH, requestTargetLimit } from './edge/framework-errors.js'
 import { logDestination, REDACT_PATHS, requestLogging } from './edge/logging.js'
 import { problems } from './edge/problems.js'
 import { requestIdOf } from './edge/request-id.js'
@@ -67,7 +71,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     bodyLimit: 64 * 1024,
     // Replaced by the draining plugin, whose 503 is a problem document.
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    ...frameworkAnswers(config.apiPrefix),
+    ...connectionLimits(config),
   })
   // Read once per request by routeOf (edge/route-group.ts).
   app.decorateRequest('routeConfig', undefined)
@@ -79,6 +85,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(problems, { apiPrefix: config.apiPrefix })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
+  await app.register(requestTargetLimit)
   // Right after the security headers (so a refusal carries them too) and before everything else.
   await app.register(originPolicy, {
     publicOrigin: config.publicOrigin,
@@ -117,6 +124,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     sessionSecrets: config.sessionSecrets,
     publicOrigin: config.publicOrigin,
+    revocations: app.redis
+      ? new RedisRevocations(app.redis.client, {
+          clock,
+          local: new MemoryRevocations(clock),
+          // Counted, not logged per request: the Redis link logs the outage once.
+          failed: (operation) => app.metrics.revocationFailed(operation),
+        })
+      : new MemoryRevocations(clock),
   })
   await app.register(ordersPlugin, {
     apiPrefix: config.apiPrefix,

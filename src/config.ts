@@ -100,6 +100,10 @@ const envSchema = z.object({
   SSE_MAX_TOTAL: int(10_000, 1),
   RATE_LIMITS: json(rateLimitOverrides),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+  SESSION_EXPIRY_MARGIN_MS: int(60_000, 0),
+  HEADERS_TIMEOUT_MS: int(10_000, 1),
+  REQUEST_TIMEOUT_MS: int(30_000, 1),
+  KEEP_ALIVE_TIMEOUT_MS: int(72_000, 1),
 })
 
 export class ConfigError extends Error {
@@ -113,6 +117,9 @@ const configSchema = envSchema
     if (production && !e.UPSTREAM_URL) need('UPSTREAM_URL', 'is required in production (no sandbox there)')
     if (e.UPSTREAM_URL && !e.TENANT_API_KEY) need('TENANT_API_KEY', 'is required with UPSTREAM_URL')
     if (production && e.SESSION_SECRET.length === 0) need('SESSION_SECRET', 'is required in production')
+    // Node refuses a head deadline past the whole request's.
+    if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
+      need('HEADERS_TIMEOUT_MS', 'must not be above REQUEST_TIMEOUT_MS')
   })
   .transform((e) => {
     const generated = e.SESSION_SECRET.length === 0
@@ -142,6 +149,10 @@ const configSchema = envSchema
       sseMaxTotal: e.SSE_MAX_TOTAL,
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...e.RATE_LIMITS } as Record<RateLimitGroup, RateLimitRule>,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      sessionExpiryMarginMs: e.SESSION_EXPIRY_MARGIN_MS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     }
   })
 

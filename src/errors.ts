@@ -41,6 +41,9 @@ export const ERROR_CODES = {
     retryable: false,
   },
   RATE_LIMITED: { status: 429, title: 'Too many requests', retryable: true },
+  REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time', retryable: true },
+  URI_TOO_LONG: { status: 414, title: 'The request target is too long', retryable: false },
+  HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large', retryable: false },
   INTERNAL: { status: 500, title: 'Internal gateway error', retryable: true },
   UPSTREAM_ERROR: { status: 502, title: 'The swap service failed', retryable: true },
   UPSTREAM_BAD_RESPONSE: {
@@ -116,3 +119,7 @@ export function problemDocument(err: GatewayError, requestId: string, apiPrefix:
     ...(err.errors ? { errors: err.errors } : {}),
   }
 }
+
+/** The problem document as the bytes of a response body. */
+export const renderProblem = (err: GatewayError, requestId: string, apiPrefix: string): string =>
+  JSON.stringify(problemDocument(err, requestId, apiPrefix))

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
 import { Challenges, publicSiteOf } from './challenge.js'
+import type { Revocations } from './revocations.js'
 import { sessionCookieFor } from './session.js'
 import { sessionRoutes } from './session-routes.js'
 import { SessionSealer } from './session-seal.js'
@@ -23,6 +24,8 @@ export interface AuthOptions {
   /** SESSION_SECRET as a list: the first seals, all unseal. */
   sessionSecrets: readonly string[]
   publicOrigin: string
+  /** Where logouts are kept: memory, or Redis shared by every instance. */
+  revocations: Revocations
 }
 
 export const authPlugin = fp(
@@ -41,6 +44,7 @@ export const authPlugin = fp(
       sessionCookieFor(opts.publicOrigin),
       challenges,
       opts.clock,
+      opts.revocations,
     )
     app.decorate('sessions', sessions)
     await app.register(

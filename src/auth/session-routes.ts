@@ -96,11 +96,11 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
   routes.post(
     '/auth/logout',
     {
-      schema: { summary: 'Sign out (clears the session cookie)', tags: ['auth'] },
+      schema: { summary: 'Sign out: ends the session and every copy of it', tags: ['auth'] },
       config: { group: 'global' },
     },
-    async (_request, reply) => {
-      opts.sessions.clear(reply)
+    async (request, reply) => {
+      await opts.sessions.end(request, reply)
       return reply.code(204).header('cache-control', 'no-store').send()
     },
   )

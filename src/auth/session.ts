@@ -4,6 +4,8 @@ import { z } from 'zod'
 
 export const sessionSchema = z.object({
   v: z.literal(1),
+  /** Random, never shown: what logout records, so every copy of this session ends with it. */
+  sid: z.string().min(1),
   accessToken: z.string().min(1),
   /** The upstream's `refresh_token` cookie value exactly as its Set-Cookie gave it (not decoded). */
   refreshCookie: z.string().min(1).nullable(),

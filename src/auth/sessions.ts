@@ -1,10 +1,12 @@
 // The sessions of signed-in callers: read from the sealed cookie or a Bearer session token, issued
-// as both, and offered to the order routes as a CredentialSource. Stateless: the seal is the session.
+// as both, and offered to the order routes as a CredentialSource. The seal is the session; the only
+// state kept is the ids of sessions ended by logout, asked only for requests that carry a session.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CredentialSource, UserCredentials } from '../orders/ports.js'
 import type { Challenges } from './challenge.js'
+import type { Revocations } from './revocations.js'
 import { cookiesOf } from './cookies.js'
 import { cookieAttributes, isLapsed, type Session, type SessionCookie, sessionSchema } from './session.js'
 import type { SessionSealer } from './session-seal.js'
@@ -25,6 +27,7 @@ export class Sessions implements CredentialSource {
     private readonly cookie: SessionCookie,
     private readonly challenges: Challenges,
     private readonly clock: Clock,
+    private readonly revocations: Revocations,
   ) {}
 
   read(request: FastifyRequest): Promise<SessionState> {
@@ -68,7 +71,10 @@ export class Sessions implements CredentialSource {
     return sealed
   }
 
-  clear(reply: FastifyReply): void {
+  /** Logout: this session, and every copy of its cookie or token, is no session from now on. */
+  async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const read = await this.read(request)
+    if (read.state !== 'none') await this.revocations.revoke(read.session.sid, read.session.usableUntil)
     reply.clearCookie(this.cookie.name, cookieAttributes(this.cookie))
   }
 
@@ -80,6 +86,7 @@ export class Sessions implements CredentialSource {
     const parsed = sessionSchema.safeParse(await this.sealer.unseal(sealed))
     const now = this.clock.now()
     if (!parsed.success || now >= parsed.data.usableUntil) return { state: 'none' }
+    if (await this.revocations.isRevoked(parsed.data.sid)) return { state: 'none' }
     return { state: isLapsed(parsed.data, now) ? 'lapsed' : 'active', session: parsed.data, source }
   }
 }

@@ -1,6 +1,7 @@
 // Sign-in and renewal against the upstream. An EIP-4361 message is checked here first (our domain,
 // the wallet and chain of `data`, its validity window), so a signature minted for another site never
 // reaches the upstream; then the upstream verifies the signature and consumes the nonce.
+import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
@@ -68,6 +69,7 @@ export class SignIn {
     const { accessToken } = tokens.body
     return {
       v: 1,
+      sid: randomUUID(),
       accessToken,
       refreshCookie: upstreamCookie(tokens.headers, 'refresh_token') ?? null,
       address: body.data.accountAddress,

@@ -9,7 +9,7 @@ import {
   type FieldError,
   GatewayError,
   PROBLEM_CONTENT_TYPE,
-  problemDocument,
+  renderProblem,
 } from '../errors.js'
 
 declare module 'fastify' {
@@ -80,7 +80,7 @@ export function sendProblem(
     .headers(error.headers)
     .header('content-type', PROBLEM_CONTENT_TYPE)
     .header('cache-control', 'no-store')
-    .send(JSON.stringify(problemDocument(error, request.id, prefix)))
+    .send(renderProblem(error, request.id, prefix))
 }
 
 export const problems = fp(

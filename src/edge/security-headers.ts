@@ -15,6 +15,10 @@ declare module 'fastify' {
     /** The headers computed from `cspDirectives` when the route is added. */
     securityHeaderSet?: Record<string, string>
   }
+  interface FastifyInstance {
+    /** The JSON answers' headers, for the answers no route gives (edge/framework-errors.ts). */
+    apiSecurityHeaders: Record<string, string>
+  }
 }
 
 type HeaderSet = Record<string, string>
@@ -50,6 +54,7 @@ export const securityHeaders = fp(
       xXssProtection: document,
     })
     const apiHeaders = headersOf(policy({ defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, false))
+    app.decorate('apiSecurityHeaders', apiHeaders)
     app.addHook('onRoute', (route) => {
       const own = route.config?.cspDirectives
       if (own && route.config) route.config.securityHeaderSet = headersOf(policy(own, true))

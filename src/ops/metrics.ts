@@ -22,6 +22,10 @@ export interface MetricsSources {
 export interface GatewayMetrics {
   registry: Registry
   observeUpstream(o: CallObservation): void
+  /** A logout record Redis could not write or be asked for (the check failed open). */
+  revocationFailed(operation: 'revoke' | 'check'): void
+  /** A create made with a session's token that the upstream answered with `userId: null`. */
+  orderUnattributed(): void
 }
 
 declare module 'fastify' {
@@ -162,6 +166,18 @@ export const metricsPlugin = fp(
       registers: [registry],
     })
 
+    const revocationFailures = new Counter({
+      name: 'gateway_session_revocation_failures_total',
+      help: 'Logout records Redis could not write (revoke) or be asked for (check, which then fails open)',
+      labelNames: ['operation'],
+      registers: [registry],
+    })
+    const unattributed = new Counter({
+      name: 'gateway_orders_unattributed_total',
+      help: "Orders created with a session's token that the upstream answered with userId null",
+      registers: [registry],
+    })
+
     const { sources } = opts
     if (sources.breaker) {
       const breaker = sources.breaker
@@ -208,6 +224,8 @@ export const metricsPlugin = fp(
         upstreamLatency.observe({ operation: o.operation, outcome: o.outcome }, o.ms / 1000)
         if (o.outcome !== 'ok') upstreamErrors.inc({ operation: o.operation, code: o.outcome })
       },
+      revocationFailed: (operation) => revocationFailures.inc({ operation }),
+      orderUnattributed: () => unattributed.inc(),
     } satisfies GatewayMetrics)
   },
   { name: 'metrics' },

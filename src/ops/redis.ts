@@ -88,12 +88,12 @@ export class RedisLink {
     if (state === 'up') {
       this.log[previous === 'down' ? 'warn' : 'info'](
         { redis: 'up' },
-        'redis connected: rate limits and idempotency keys are shared',
+        'redis connected: rate limits, idempotency keys and logouts are shared',
       )
     } else {
       this.log.error(
         { redis: 'down', reason },
-        'redis unreachable: rate limits fail open, idempotency keys fall back to this process only',
+        'redis unreachable: rate limits and logout checks fail open, idempotency keys and logouts fall back to this process only',
       )
     }
   }

@@ -30,6 +30,10 @@ const MEANINGS: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_REUSED: 'This `Idempotency-Key` was already used with a different request body.',
   RATE_LIMITED:
     'The caller went over a limit. The `Retry-After` header and member `retryAfter` say how many seconds to wait; member `group` names the rate-limit group.',
+  REQUEST_TIMEOUT:
+    'The client did not send its request head within `HEADERS_TIMEOUT_MS`, or its whole request within `REQUEST_TIMEOUT_MS`. The connection is closed after this answer.',
+  URI_TOO_LONG: 'The request target is over the limit: a path parameter, or the whole URL.',
+  HEADERS_TOO_LARGE: "The request's headers are over the limit. The connection is closed after this answer.",
   INTERNAL: 'A fault in the gateway itself. It is logged with the request id; it should never happen.',
   UPSTREAM_ERROR:
     'The swap service failed (a generic 500, or an answer that is not one of its documented envelopes). Retryable for reads, not for create.',

@@ -1,0 +1,24 @@
+// Slow clients and idle connections (CONTRACT.md §8): how long a request head and a whole request may
+// take to arrive, and how long an idle keep-alive connection is kept. Node enforces the first two
+// only; its answer (408) is written by edge/framework-errors.ts.
+import type { Config } from '../config.js'
+
+/**
+ * Node checks those deadlines on a sweep (every 30 s by default, which let slow clients hold a
+ * connection 30 s past them); a sweep a quarter of the shorter deadline, at most a second apart,
+ * closes a slow client within a second of its deadline. The sweep walks only connections still
+ * sending a request, so open streams cost it nothing.
+ */
+const sweepEvery = (config: Config) =>
+  Math.min(1_000, Math.max(10, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4)))
+
+/** Fastify options. Its `requestTimeout` covers receiving the request only: streams are not cut. */
+export const connectionLimits = (config: Config) => ({
+  requestTimeout: config.requestTimeoutMs,
+  keepAliveTimeout: config.keepAliveTimeoutMs,
+  http: {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    connectionsCheckingInterval: sweepEvery(config),
+  },
+})
