@@ -175,7 +175,13 @@ const REFUSED = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ])
-const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ABORT_ERR', 'ETIMEDOUT'])
+const TIMED_OUT = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ABORT_ERR',
+  'ETIMEDOUT',
+  'GATEWAY_CALL_TIME_LIMIT',
+])
 
 /** A transport failure: refused (never sent), or sent and then reset or timed out. */
 export function classifyTransportError(

@@ -20,6 +20,8 @@ import { requestWhole, type WholeResponse } from './whole-response.js'
 export interface UpstreamTuning {
   /** Extra attempts for idempotent calls after an unclassified failure. */
   retries: number
+  /** A retry starts only if at least this much of the deadline is left once its backoff has passed. */
+  minAttemptMs: number
   backoffBaseMs: number
   backoffCapMs: number
   breakerThreshold: number
@@ -30,6 +32,7 @@ export interface UpstreamTuning {
 
 export const DEFAULT_TUNING: UpstreamTuning = {
   retries: 2,
+  minAttemptMs: 250,
   backoffBaseMs: 100,
   backoffCapMs: 1_000,
   breakerThreshold: 5,
@@ -95,10 +98,12 @@ const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g
 const TIMER_STEP_MS = 50
 
 /**
- * The remaining time as undici's timeout: above a second, rounded down to a 50 ms step. undici reuses
- * a connection's timer only while the timeout value repeats; each new value made a new timer that
- * stayed referenced until undici's next sweep, half a second later, so every call left garbage for
- * the old generation. Its timers above a second are only accurate to about half a second anyway.
+ * The remaining time as an attempt's timeout: above a second, rounded down to a 50 ms step. undici
+ * reuses a connection's timer only while the timeout value repeats; each new value made a new timer
+ * that stayed referenced until undici's next sweep, half a second later, so every call left garbage
+ * for the old generation. undici's timers run on a clock ticking every half second, so they are only
+ * a backstop: the attempt's own timer (whole-response.ts), at the same rounded-down value, keeps the
+ * deadline, and Node reuses its timer lists while values repeat too.
  */
 function timeoutOf(remaining: number): number {
   return remaining > 1_000 ? remaining - 1 - ((remaining - 1) % TIMER_STEP_MS) : remaining
@@ -143,11 +148,12 @@ export class UpstreamClient {
       if (!('error' in outcome)) return outcome
       const { error, unclassified } = outcome
       const delay = backoffDelay(attempt, tuning.backoffBaseMs, tuning.backoffCapMs, this.random)
+      // A retry the time left cannot hold would only answer later than the deadline allows.
       const retry =
         idempotent &&
         unclassified &&
         attempt < tuning.retries &&
-        this.options.clock.now() + delay < ctx.deadline
+        ctx.deadline - (this.options.clock.now() + delay) >= tuning.minAttemptMs
       if (!retry) throw error
       ctx.log.debug({ operation: call.operation, attempt: attempt + 1, delay }, 'retrying upstream call')
       await new Promise((resolve) => setTimeout(resolve, delay))
@@ -193,15 +199,14 @@ export class UpstreamClient {
           path: this.pathOf(call),
           headers: this.headersOf(ctx, call),
           body: call.body === undefined ? null : JSON.stringify(call.body),
-          // undici's own timers enforce the deadline; an AbortSignal per call costs more.
+          // A backstop only (see timeoutOf); an AbortSignal per call costs more than a timer.
           headersTimeout: timeout,
           bodyTimeout: timeout,
         },
-        ctx.deadline,
-        this.options.clock,
         (status) => {
           headStatus = status
         },
+        timeout,
       )
     } catch (err) {
       const classified = classifyTransportError(call.operation, err, this.options.clock.now() >= ctx.deadline)

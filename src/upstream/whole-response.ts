@@ -1,11 +1,10 @@
 // One upstream answer read whole, through undici's dispatch handler: the body's chunks go straight
 // into an array. undici's request API builds a Readable stream and a body mixin for every call,
 // which cost more than the rest of the call's own work; every caller here reads the body whole anyway.
-// undici's body timeout is the longest silence between two chunks, so a body trickled in short gaps
-// would outlive any deadline: each chunk is also checked against the call's deadline (no timer).
+// A call can be given a hard time limit: undici's own timeouts run on a coarse shared clock (up to
+// half a second late, and restarted for the body), so they cannot keep a client request's deadline.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Dispatcher } from 'undici'
-import type { Clock } from '../clock.js'
 
 export interface WholeResponse {
   status: number
@@ -13,23 +12,45 @@ export interface WholeResponse {
   body: Buffer
 }
 
+/** The call ran out of its time limit; classified as a timeout (upstream/classify.ts). */
+export class CallTimeLimitError extends Error {
+  override name = 'CallTimeLimitError'
+  readonly code = 'GATEWAY_CALL_TIME_LIMIT'
+}
+
+interface Abortable {
+  abort(reason: Error): void
+}
+
 /** One call's handler: a class, so a call costs one object rather than a closure per callback. */
 class WholeResponseHandler implements Dispatcher.DispatchHandler {
   private status = 0
   private headers: IncomingHttpHeaders = {}
   private readonly chunks: Buffer[] = []
+  private controller: Abortable | undefined
+  private timer: NodeJS.Timeout | undefined
+  private expired: Error | undefined
 
   constructor(
     private readonly resolve: (response: WholeResponse) => void,
     private readonly reject: (error: Error) => void,
     private readonly onHead: ((status: number) => void) | undefined,
-    /** Epoch ms on `clock` by which the whole answer must have arrived. */
-    private readonly deadline: number,
-    private readonly clock: Clock,
-  ) {}
+    timeLimitMs: number | undefined,
+  ) {
+    if (timeLimitMs !== undefined) this.timer = setTimeout(() => this.expire(), timeLimitMs)
+  }
 
-  // Its presence selects undici's current handler interface; nothing to do at the start.
-  onRequestStart(): void {}
+  /** Fails the call at once; the request is aborted now, or as soon as undici starts it. */
+  private expire(): void {
+    this.expired = new CallTimeLimitError('the upstream call ran out of time')
+    this.reject(this.expired)
+    this.controller?.abort(this.expired)
+  }
+
+  onRequestStart(controller: Abortable): void {
+    this.controller = controller
+    if (this.expired) controller.abort(this.expired)
+  }
 
   // Called again after a 1xx: the final status and headers win.
   onResponseStart(_controller: unknown, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -38,15 +59,12 @@ class WholeResponseHandler implements Dispatcher.DispatchHandler {
     this.onHead?.(statusCode)
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.clock.now() >= this.deadline) {
-      controller.abort(new DOMException('The answer did not arrive before the deadline', 'TimeoutError'))
-      return
-    }
+  onResponseData(_controller: unknown, chunk: Buffer): void {
     this.chunks.push(chunk)
   }
 
   onResponseEnd(): void {
+    clearTimeout(this.timer)
     const { chunks } = this
     this.resolve({
       status: this.status,
@@ -56,22 +74,22 @@ class WholeResponseHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: unknown, error: Error): void {
+    clearTimeout(this.timer)
     this.reject(error)
   }
 }
 
 /**
- * `deadline` (epoch ms on `clock`) bounds the whole answer; `onHead` hears the status as soon as the head
- * arrives, before the body (which may still fail).
+ * `onHead` hears the status as soon as the head arrives, before the body (which may still fail).
+ * `timeLimitMs` bounds the whole call, queueing, head and body: past it the call fails at once.
  */
 export function requestWhole(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
-  deadline: number,
-  clock: Clock,
   onHead?: (status: number) => void,
+  timeLimitMs?: number,
 ): Promise<WholeResponse> {
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new WholeResponseHandler(resolve, reject, onHead, deadline, clock))
+    dispatcher.dispatch(options, new WholeResponseHandler(resolve, reject, onHead, timeLimitMs))
   })
 }
