@@ -10,6 +10,9 @@ import { ERROR_CODES, type ErrorCode } from '../../src/errors.js'
 import { type FuzzRequest, fuzzRequest, SESSION } from './fuzz-inputs.js'
 import { reliableGateway } from './setup.js'
 
+// Hundreds of requests (thousands with FUZZ_RUNS): more than tap's per-file limit.
+t.setTimeout(180_000)
+
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const SEED = Number(process.env.FUZZ_SEED ?? 20_251_123)
 /** Longer than any deadline in play: an answer that takes this long is a hang. */

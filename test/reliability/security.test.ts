@@ -12,6 +12,9 @@ import { logSink } from '../helpers/logs.js'
 import { assertProblem } from '../helpers/problem.js'
 import { reliableGateway } from './setup.js'
 
+// 300 slow connections and a second gateway: more than tap's per-file limit.
+t.setTimeout(180_000)
+
 const HEADERS_TIMEOUT_MS = 1_000
 /** How far past HEADERS_TIMEOUT_MS a slow client may still be connected on a loaded machine. */
 const CLOSE_MARGIN_MS = 2_000

@@ -5,6 +5,9 @@ import t from 'tap'
 import { runSoak } from './soak.js'
 import { HEAP_BOUND_MB } from './soak-bounds.js'
 
+// A warm-up, 20 s of load, then every stream ending: more than tap's per-file limit.
+t.setTimeout(180_000)
+
 t.test('a short soak leaves no INTERNAL, no lost order or state, and no heap growth', async (t) => {
   const figures = await runSoak({
     seconds: Number(process.env.SOAK_SECONDS ?? 20),
