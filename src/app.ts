@@ -132,6 +132,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
           failed: (operation) => app.metrics.revocationFailed(operation),
         })
       : new MemoryRevocations(clock),
+    expiryMarginMs: config.sessionExpiryMarginMs,
   })
   await app.register(ordersPlugin, {
     apiPrefix: config.apiPrefix,

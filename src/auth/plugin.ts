@@ -26,6 +26,8 @@ export interface AuthOptions {
   publicOrigin: string
   /** Where logouts are kept: memory, or Redis shared by every instance. */
   revocations: Revocations
+  /** SESSION_EXPIRY_MARGIN_MS. */
+  expiryMarginMs: number
 }
 
 export const authPlugin = fp(
@@ -45,12 +47,13 @@ export const authPlugin = fp(
       challenges,
       opts.clock,
       opts.revocations,
+      opts.expiryMarginMs,
     )
     app.decorate('sessions', sessions)
     await app.register(
       async (scope) => {
-        await scope.register(siwxRoutes, { challenges, signIn, sessions, clock: opts.clock })
-        await scope.register(sessionRoutes, { signIn, sessions, clock: opts.clock })
+        await scope.register(siwxRoutes, { challenges, signIn, sessions })
+        await scope.register(sessionRoutes, { signIn, sessions })
       },
       { prefix: opts.apiPrefix },
     )

@@ -1,18 +1,15 @@
 // The session's own routes: who is signed in, the upstream's /auth/me, renewal, and sign-out.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { meSchema } from '../upstream/schemas.js'
 import { sessionModeHeaders } from './schemas.js'
-import { signedInView } from './session.js'
 import type { Sessions } from './sessions.js'
 import type { SignIn } from './sign-in.js'
 
 export interface SessionRoutesOptions {
   signIn: SignIn
   sessions: Sessions
-  clock: Clock
 }
 
 const noSession = () => new GatewayError('AUTH_REQUIRED', 'Sign in first.')
@@ -38,7 +35,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       if (read.state === 'lapsed') {
         return { signedIn: false, expired: true, address: session.address, chainId: session.chainId }
       }
-      return signedInView(session, opts.clock.now())
+      return opts.sessions.view(session)
     },
   )
 
@@ -87,7 +84,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
         )
       }
       const sessionToken = await opts.sessions.issue(reply, renewed)
-      const view = signedInView(renewed, opts.clock.now())
+      const view = opts.sessions.view(renewed)
       const tokenMode = read.source === 'bearer' || request.headers['x-session-mode'] === 'token'
       return reply.header('cache-control', 'no-store').send(tokenMode ? { ...view, sessionToken } : view)
     },

@@ -24,22 +24,26 @@ export type Session = z.infer<typeof sessionSchema>
 /** The upstream refresh token's lifetime: past it nothing in the session can be used. */
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000
 /**
- * A token this close to its `exp` counts as lapsed, so no call reaches the upstream with a token that
- * lapses on the way (where create would quietly lose its attribution).
+ * A token within `marginMs` (SESSION_EXPIRY_MARGIN_MS) of its `exp` counts as lapsed: clocks differ
+ * between machines, and an upstream that already holds the token lapsed would quietly create an
+ * unattributed order with it.
  */
-export const LAPSE_MARGIN_MS = 30_000
+export const isLapsed = (session: Session, now: number, marginMs: number) =>
+  now >= session.expiresAt - marginMs
 
-export const isLapsed = (session: Session, now: number) => now >= session.expiresAt - LAPSE_MARGIN_MS
-
-/** The signed-in view (verify, refresh, session): identity and expiry, never a token. */
-export function signedInView(session: Session, now: number) {
+/**
+ * The signed-in view (verify, refresh, session): identity and expiry, never a token. The expiry shown
+ * is the moment the session counts as lapsed, the margin before the token's `exp`.
+ */
+export function signedInView(session: Session, now: number, marginMs: number) {
+  const lapsesAt = session.expiresAt - marginMs
   return {
     signedIn: true as const,
     address: session.address,
     chainId: session.chainId,
     userId: session.userId,
-    expiresAt: new Date(session.expiresAt).toISOString(),
-    expiresIn: Math.max(0, Math.floor((session.expiresAt - now) / 1000)),
+    expiresAt: new Date(lapsesAt).toISOString(),
+    expiresIn: Math.max(0, Math.floor((lapsesAt - now) / 1000)),
   }
 }
 

@@ -8,7 +8,14 @@ import type { CredentialSource, UserCredentials } from '../orders/ports.js'
 import type { Challenges } from './challenge.js'
 import type { Revocations } from './revocations.js'
 import { cookiesOf } from './cookies.js'
-import { cookieAttributes, isLapsed, type Session, type SessionCookie, sessionSchema } from './session.js'
+import {
+  cookieAttributes,
+  isLapsed,
+  type Session,
+  type SessionCookie,
+  sessionSchema,
+  signedInView,
+} from './session.js'
 import type { SessionSealer } from './session-seal.js'
 
 export type SessionState =
@@ -28,7 +35,14 @@ export class Sessions implements CredentialSource {
     private readonly challenges: Challenges,
     private readonly clock: Clock,
     private readonly revocations: Revocations,
+    /** SESSION_EXPIRY_MARGIN_MS: how long before the token's `exp` a session counts as lapsed. */
+    private readonly expiryMarginMs: number,
   ) {}
+
+  /** What the client is shown of a session (verify, refresh, session): never a token. */
+  view(session: Session) {
+    return signedInView(session, this.clock.now(), this.expiryMarginMs)
+  }
 
   read(request: FastifyRequest): Promise<SessionState> {
     if (request.headers.authorization === undefined && request.headers.cookie === undefined) return NO_SESSION
@@ -87,6 +101,10 @@ export class Sessions implements CredentialSource {
     const now = this.clock.now()
     if (!parsed.success || now >= parsed.data.usableUntil) return { state: 'none' }
     if (await this.revocations.isRevoked(parsed.data.sid)) return { state: 'none' }
-    return { state: isLapsed(parsed.data, now) ? 'lapsed' : 'active', session: parsed.data, source }
+    return {
+      state: isLapsed(parsed.data, now, this.expiryMarginMs) ? 'lapsed' : 'active',
+      session: parsed.data,
+      source,
+    }
   }
 }

@@ -2,10 +2,8 @@
 // The upstream's tokens stay inside the seal; the client sees who is signed in and until when.
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { Clock } from '../clock.js'
 import type { Challenges } from './challenge.js'
 import { challengeQuery, sessionModeHeaders, verifyBody } from './schemas.js'
-import { signedInView } from './session.js'
 import type { Sessions } from './sessions.js'
 import type { SignIn } from './sign-in.js'
 
@@ -13,7 +11,6 @@ export interface SiwxRoutesOptions {
   challenges: Challenges
   signIn: SignIn
   sessions: Sessions
-  clock: Clock
 }
 
 export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) {
@@ -52,7 +49,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       const session = await opts.signIn.verify(request.upstreamContext(), request.body)
       const sessionToken = await opts.sessions.issue(reply, session)
       request.log.info({ userId: session.userId }, 'signed in')
-      const view = signedInView(session, opts.clock.now())
+      const view = opts.sessions.view(session)
       const tokenMode = request.headers['x-session-mode'] === 'token'
       return reply
         .code(201)

@@ -46,6 +46,8 @@ export interface CatalogCacheOptions {
   log: FastifyBaseLogger
   /** The upstream catalog's bytes, already checked against its schema. */
   fetch: (trigger: LoadTrigger) => Promise<Buffer>
+  /** The upstream client's breaker: undefined while calls flow, else ms until it lets a probe through. */
+  upstreamPausedForMs?: () => number | undefined
   random?: () => number
 }
 
@@ -190,7 +192,7 @@ export class CatalogCache {
   }
 
   private async load(previous: CatalogVersion | undefined, trigger: LoadTrigger): Promise<CatalogVersion> {
-    const { clock, tuning, log } = this.options
+    const { clock, log } = this.options
     try {
       const raw = await this.options.fetch(trigger)
       const version = await buildVersion(raw, clock.now(), this.work, previous)
@@ -201,16 +203,27 @@ export class CatalogCache {
       return version
     } catch (err) {
       this.counts.refreshFailures += 1
-      this.failures += 1
-      const random = this.options.random ?? Math.random
-      const delay =
-        tuning.retryBaseMs + backoffDelay(this.failures - 1, tuning.retryBaseMs, tuning.retryCapMs, random)
+      const delay = this.retryDelay()
       this.retryAt = clock.now() + delay
       this.schedule(delay)
       const code = err instanceof GatewayError ? err.code : 'INTERNAL'
       log.warn({ catalog: { failures: this.failures, code, retryInMs: delay } }, 'catalog load failed')
       throw err
     }
+  }
+
+  /**
+   * While the breaker holds calls back (open, or its probe out), the next try is when it lets a probe
+   * through: counting its refusals as failures backed the catalog off for up to a minute after the
+   * upstream was back. Failures with the breaker closed back off exponentially.
+   */
+  private retryDelay(): number {
+    const { tuning } = this.options
+    const paused = this.options.upstreamPausedForMs?.()
+    if (paused !== undefined) return Math.max(paused, tuning.retryBaseMs)
+    this.failures += 1
+    const random = this.options.random ?? Math.random
+    return tuning.retryBaseMs + backoffDelay(this.failures - 1, tuning.retryBaseMs, tuning.retryCapMs, random)
   }
 
   /** One timer at a time: the next reload, whatever caused the last one. */

@@ -69,6 +69,7 @@ export const catalogPlugin = fp(
         })
         return reply.raw
       },
+      upstreamPausedForMs: () => app.upstream.breaker.pausedForMs(),
     })
     app.decorate('catalog', { readiness: () => cache.readiness(), stats: () => cache.stats() })
     app.decorate('tokenGuard', new TokenGuard(cache))

@@ -42,6 +42,15 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
     })
     const response: StoredResponse = { status: 201, contentType: JSON_TYPE, body: order.raw.toString('utf8') }
     request.log.info({ order: order.body.uuid.slice(0, 8) }, 'order created')
+    if (accessToken !== undefined && order.body.userId === null) {
+      // The upstream ignored a token the gateway held valid (its clock ahead of ours, say): the order
+      // exists and is the caller's, but no history will list it.
+      app.metrics.orderUnattributed()
+      request.log.warn(
+        { order: order.body.uuid.slice(0, 8) },
+        "order created without the session's user: the upstream did not accept its token",
+      )
+    }
     return response
   }
 

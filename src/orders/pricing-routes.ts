@@ -2,6 +2,7 @@
 // (and the user's token when signed in). Identical quotes in flight share one upstream call.
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { UpstreamReply } from '../upstream/client.js'
 import { Coalescer } from '../upstream/coalesce.js'
@@ -12,12 +13,13 @@ import { quoteQuery, swapLimitsQuery } from './schemas.js'
 export interface PricingOptions {
   guard: PairGuard
   credentials: CredentialSource
+  clock: Clock
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) {
-  const quotes = new Coalescer<UpstreamReply<Quote>>()
+  const quotes = new Coalescer<UpstreamReply<Quote>>(opts.clock)
   const routes = app.withTypeProvider<ZodTypeProvider>()
 
   routes.get(
@@ -34,8 +36,8 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
       // Built from validated values: numbers, a decimal and a boolean word.
       const query = `depositTokenId=${q.depositTokenId}&settleTokenId=${q.settleTokenId}&amount=${encodeURIComponent(q.amount)}&amountIsDeposit=${q.amountIsDeposit}`
       const key = `${query}|${user?.accessToken ?? ''}`
-      const quote = await quotes.run(key, () =>
-        app.upstream.call(ctx, {
+      const quote = await quotes.run(key, ctx, (shared) =>
+        app.upstream.call(shared, {
           operation: 'quote',
           path: '/v1/tokens/quote',
           query,

@@ -1,27 +1,45 @@
-// Reading one order, coalesced: identical reads in flight share one upstream call. The status stream
-// reads through here too.
+// Reading one order, coalesced: identical reads in flight share one upstream call, each caller keeping
+// its own deadline. The status stream reads through here too. The upstream's answer for an unknown
+// order is its generic 500 but for the casing of one word, which must not be branched on, so that
+// answer is asked once more (within the deadline) before an order is called not found: a transient
+// failure must not tell a user that their order does not exist.
 import type { Clock } from '../clock.js'
+import { GatewayError } from '../errors.js'
 import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
 import { Coalescer } from '../upstream/coalesce.js'
 import { type Order, orderSchema } from '../upstream/schemas.js'
 
+type OrderRead = UpstreamReply<Order> & { readAt: number }
+
 export class OrderReader {
-  private readonly coalescer = new Coalescer<UpstreamReply<Order> & { readAt: number }>()
+  private readonly coalescer: Coalescer<OrderRead>
 
   constructor(
     private readonly upstream: UpstreamClient,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.coalescer = new Coalescer(clock)
+  }
 
   /** The order as the upstream has it now, and the moment it was read (epoch ms). */
-  read(ctx: CallContext, uuid: string) {
-    return this.coalescer.run(uuid, async () => {
-      const reply = await this.upstream.call(ctx, {
-        operation: 'orderRead',
-        path: `/v1/orders/${encodeURIComponent(uuid)}`,
-        schema: orderSchema,
-      })
-      return { ...reply, readAt: this.clock.now() }
+  read(ctx: CallContext, uuid: string): Promise<OrderRead> {
+    return this.coalescer.run(uuid, ctx, async (shared) => {
+      try {
+        return await this.readOnce(shared, uuid)
+      } catch (err) {
+        if (!(err instanceof GatewayError) || err.code !== 'ORDER_NOT_FOUND') throw err
+        shared.log.debug({ upstream: { operation: 'orderRead' } }, 'order not found: asking once more')
+        return await this.readOnce(shared, uuid)
+      }
     })
+  }
+
+  private async readOnce(ctx: CallContext, uuid: string): Promise<OrderRead> {
+    const reply = await this.upstream.call(ctx, {
+      operation: 'orderRead',
+      path: `/v1/orders/${encodeURIComponent(uuid)}`,
+      schema: orderSchema,
+    })
+    return { ...reply, readAt: this.clock.now() }
   }
 }

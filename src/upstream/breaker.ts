@@ -53,6 +53,12 @@ export class CircuitBreaker {
     this.probing = false
   }
 
+  /** Undefined while calls flow; else ms until a probe may go (0: it may go now, or one is out). */
+  pausedForMs(): number | undefined {
+    if (this.state === 'closed') return undefined
+    return Math.max(0, this.openedAt + this.options.openMs - this.clock.now())
+  }
+
   get current(): BreakerState {
     return this.state
   }

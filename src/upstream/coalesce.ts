@@ -1,12 +1,59 @@
-// Identical calls in flight at the same moment share one upstream call and its outcome.
+// Identical calls in flight at the same moment share one upstream call and its outcome. The call runs
+// with the context of the caller that started it; every caller that joins keeps its own deadline (it
+// stops waiting when its time is up) and its own upstream timing, and when the shared call ran out of
+// the first caller's time, a joiner with time left asks again itself.
+import type { Clock } from '../clock.js'
+import { GatewayError } from '../errors.js'
+import type { CallContext } from './client.js'
+
+type Waited<T> = { value: T } | { error: unknown; ownDeadline: boolean }
+
+const outOfTime = () => new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.')
+
 export class Coalescer<T> {
   private readonly inFlight = new Map<string, Promise<T>>()
 
-  run(key: string, call: () => Promise<T>): Promise<T> {
+  constructor(private readonly clock: Clock) {}
+
+  async run(key: string, ctx: CallContext, call: (ctx: CallContext) => Promise<T>): Promise<T> {
     const pending = this.inFlight.get(key)
-    if (pending) return pending
-    const started = call().finally(() => this.inFlight.delete(key))
-    this.inFlight.set(key, started)
-    return started
+    if (!pending) {
+      const started = call(ctx).finally(() => this.inFlight.delete(key))
+      this.inFlight.set(key, started)
+      return started
+    }
+    const waited = await this.join(pending, ctx)
+    if ('value' in waited) return waited.value
+    const theirTimeRanOut =
+      !waited.ownDeadline &&
+      waited.error instanceof GatewayError &&
+      waited.error.code === 'UPSTREAM_TIMEOUT' &&
+      this.clock.now() < ctx.deadline
+    if (theirTimeRanOut) return this.run(key, ctx, call)
+    throw waited.error
+  }
+
+  /** Waits for the shared call within this caller's own deadline, counting the wait as its upstream time. */
+  private async join(pending: Promise<T>, ctx: CallContext): Promise<Waited<T>> {
+    const started = performance.now()
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<Waited<T>>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ error: outOfTime(), ownDeadline: true }),
+        Math.max(0, ctx.deadline - this.clock.now()),
+      )
+    })
+    try {
+      return await Promise.race([
+        pending.then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error, ownDeadline: false }),
+        ),
+        deadline,
+      ])
+    } finally {
+      clearTimeout(timer)
+      if (ctx.timing) ctx.timing.ms += performance.now() - started
+    }
   }
 }

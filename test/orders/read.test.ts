@@ -53,8 +53,8 @@ t.test('an unknown order is ORDER_NOT_FOUND, and a burst of them never opens the
   }
   t.equal(
     sandbox.control.requestsTo(READ).length,
-    12,
-    'each was asked once (classified errors are not retried)',
+    24,
+    'each was asked twice: once more before saying not found, and not retried beyond',
   )
   t.equal((await app.inject(`/api/v1/orders/${uuid}`)).statusCode, 200)
 })
