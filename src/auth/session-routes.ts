@@ -1,7 +1,7 @@
 // The session's own routes: who is signed in, the upstream's /auth/me, renewal, and sign-out.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
+import { BODY_FAILURES, UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
 import { meSchema } from '../upstream/schemas.js'
 import { sessionAnswer, signInResult } from './answers.js'
@@ -62,7 +62,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
           success: {
             200: { description: 'The signed-in user, as the upstream describes it.', body: meSchema },
           },
-          problems: ['AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
+          problems: [...BODY_FAILURES, 'AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
           session: 'required',
         },
       },
@@ -130,7 +130,10 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       },
       config: {
         group: 'global',
-        answers: { success: { 204: { description: 'The session is cleared and revoked.' } }, problems: [] },
+        answers: {
+          success: { 204: { description: 'The session is cleared and revoked.' } },
+          problems: [...BODY_FAILURES],
+        },
       },
     },
     async (request, reply) => {

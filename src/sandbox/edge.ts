@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { SandboxClock } from './clock.js'
 import { genericServerError } from './envelopes.js'
 import type { FaultEffects } from './fault-effects.js'
-import type { FaultQueue } from './faults.js'
+import type { Fault, FaultQueue } from './faults.js'
 import { isOriginAllowed } from './origin.js'
 import type { RecordedRequest, RequestLog } from './recorder.js'
 import { isRouteKey, type RouteKey } from './route-keys.js'
@@ -32,6 +32,7 @@ function routeOf(request: FastifyRequest): RouteKey | null | 'control' {
 export function installEdge(app: FastifyInstance, deps: EdgeDeps): (request: FastifyRequest) => boolean {
   const recorded = new WeakMap<FastifyRequest, RecordedRequest>()
   const dropAfter = new WeakSet<FastifyRequest>()
+  const trickled = new WeakMap<FastifyRequest, Extract<Fault, { kind: 'trickle' }>>()
 
   app.addHook('onRequest', async (request, reply) => {
     const route = routeOf(request)
@@ -43,6 +44,7 @@ export function installEdge(app: FastifyInstance, deps: EdgeDeps): (request: Fas
       const outcome = await deps.effects.apply(fault, request, reply)
       if (outcome === 'answered') return reply
       if (outcome === 'continue-then-drop') dropAfter.add(request)
+      if (fault.kind === 'trickle') trickled.set(request, fault)
     }
     const origin = request.headers.origin
     if (origin !== undefined && !isOriginAllowed(origin, deps.serviceDomain, route === STREAM_ROUTE)) {
@@ -57,7 +59,8 @@ export function installEdge(app: FastifyInstance, deps: EdgeDeps): (request: Fas
 
   app.addHook('onSend', async (request, _reply, payload) => {
     if (dropAfter.has(request)) request.raw.socket.destroy()
-    return payload
+    const trickle = trickled.get(request)
+    return trickle ? deps.effects.trickle(payload, trickle) : payload
   })
 
   return (request) => dropAfter.has(request)

@@ -1,6 +1,7 @@
 // Carries out a queued fault on a live request. Delays and hangs hold sockets open, so they are
 // tracked and released when the sandbox closes: a test run must be able to exit.
 import type { Socket } from 'node:net'
+import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { genericServerError } from './envelopes.js'
 import type { Fault } from './faults.js'
@@ -11,6 +12,10 @@ const ERROR_PAGE =
 
 /** `answered`: the fault took the request over; `continue`: handle it normally (maybe marked). */
 export type FaultOutcome = 'answered' | 'continue' | 'continue-then-drop'
+
+type Trickle = Extract<Fault, { kind: 'trickle' }>
+
+const DEFAULT_PIECES = 20
 
 export class FaultEffects {
   private readonly delays = new Set<{ timer: NodeJS.Timeout; cancel: () => void }>()
@@ -40,7 +45,28 @@ export class FaultEffects {
         return this.drop(request, reply)
       case 'dropAfter':
         return 'continue-then-drop'
+      case 'trickle':
+        // Handled normally; its body is slowed down on the way out (trickle below).
+        return 'continue'
     }
+  }
+
+  /** The answer's body as a stream that sends it in pieces over the fault's `ms`. */
+  trickle(payload: unknown, fault: Trickle): Readable {
+    const bytes = Buffer.from(typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : '')
+    const pieces = Math.min(fault.pieces ?? DEFAULT_PIECES, Math.max(1, bytes.length))
+    const size = Math.ceil(bytes.length / pieces)
+    const gap = fault.ms / pieces
+    const wait = (ms: number) => this.wait(ms)
+    return Readable.from(
+      (async function* () {
+        for (let at = 0; at < bytes.length; at += size) {
+          // A sandbox closing mid-answer cuts it: an error destroys the response, as a reset would.
+          if (!(await wait(gap))) throw new Error('the sandbox closed during a trickled answer')
+          yield bytes.subarray(at, at + size)
+        }
+      })(),
+    )
   }
 
   /** Ends every delay and held request; called before the server closes. */

@@ -26,6 +26,16 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('drop'), count }),
   /** Perform the action (create the order...), then destroy the socket instead of answering. */
   z.object({ kind: z.literal('dropAfter'), count }),
+  /**
+   * Perform the action and send the head at once, then the body in `pieces` equal parts spread over
+   * `ms`: every gap is short, the whole answer slow (not on the status stream, which never ends).
+   */
+  z.object({
+    kind: z.literal('trickle'),
+    ms: z.number().int().positive(),
+    pieces: z.number().int().min(2).max(1000).optional(),
+    count,
+  }),
 ])
 export type Fault = z.infer<typeof faultSchema>
 

@@ -101,6 +101,56 @@ t.test('faults on the stream route: error500, and dropAfter opening then droppin
   t.equal(control.openStreams(), 0, 'the dropped stream is gone')
 })
 
+t.test(
+  'trickle performs the action and sends the head at once, the body in pieces over its ms',
+  async (t) => {
+    const { url, control } = await startSandbox(t)
+    control.fault(CREATE, { kind: 'trickle', ms: 400, pieces: 8 })
+    const started = Date.now()
+    const res = await request(`${url}/v1/orders/create`, {
+      method: 'POST',
+      headers: { ...TENANT, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        depositTokenId: 2,
+        settleTokenId: 3,
+        receivingAddress: 'So11111111111111111111111111111111111111112',
+        intendedAmount: 1,
+        intendedIsDeposit: true,
+      }),
+    })
+    const headAfter = Date.now() - started
+    t.equal(res.statusCode, 201, 'the real status')
+    t.equal(control.orders().length, 1, 'the order exists before the body is through')
+    const arrivals: number[] = []
+    const chunks: Buffer[] = []
+    for await (const chunk of res.body) {
+      arrivals.push(Date.now() - started)
+      chunks.push(chunk as Buffer)
+    }
+    const body = JSON.parse(Buffer.concat(chunks).toString()) as { uuid: string }
+    t.equal(body.uuid, control.orders()[0]?.uuid, 'the whole, normal body in the end')
+    t.ok(arrivals.length >= 4, `the body came in pieces (${arrivals.length})`)
+    t.ok((arrivals.at(-1) ?? 0) - headAfter >= 300, 'the last piece came about ms after the head')
+    t.equal((await call(url, '/v1/orders/create', { headers: TENANT, json: {} })).status, 500, 'once only')
+  },
+)
+
+t.test('a trickled answer is cut when the sandbox closes', async (t) => {
+  const { app, control } = buildSandbox()
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  control.fault(TOKENS, { kind: 'trickle', ms: 60_000 })
+  const res = await request(`${url}/v1/tokens`)
+  t.equal(res.statusCode, 200)
+  const read = res.body.text().then(
+    () => 'complete',
+    () => 'cut',
+  )
+  await app.close()
+  t.equal(await read, 'cut', 'the client sees the answer fail, not a short body')
+})
+
 t.test('hang never answers; closing the sandbox releases it (and pending delays)', async (t) => {
   const { app, control } = buildSandbox()
   await app.listen({ host: '127.0.0.1', port: 0 })
