@@ -11,6 +11,7 @@ import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { demoPlugin } from './demo/plugin.js'
 import { draining } from './edge/draining.js'
 import { logDestination, REDACT_PATHS, requestLogging } from './edge/logging.js'
 import { problems } from './edge/problems.js'
@@ -152,5 +153,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     ],
   })
   await app.register(docsRoutes, { apiPrefix: config.apiPrefix, version: API_VERSION })
+  if (config.demo) await app.register(demoPlugin, { apiPrefix: config.apiPrefix })
   return app
 }

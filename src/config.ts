@@ -100,6 +100,7 @@ const envSchema = z.object({
   SSE_MAX_TOTAL: int(10_000, 1),
   RATE_LIMITS: json(rateLimitOverrides),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+  DEMO: z.enum(['on', 'off']).optional(),
 })
 
 export class ConfigError extends Error {
@@ -142,6 +143,8 @@ const configSchema = envSchema
       sseMaxTotal: e.SSE_MAX_TOTAL,
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...e.RATE_LIMITS } as Record<RateLimitGroup, RateLimitRule>,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      /** The demo app at `/`: on unless DEMO=off, and off in production unless DEMO=on. */
+      demo: e.DEMO ? e.DEMO === 'on' : e.NODE_ENV !== 'production',
     }
   })
 
