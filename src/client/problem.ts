@@ -1,0 +1,78 @@
+// GatewayProblem: how every failed call rejects. A problem document from the gateway becomes one
+// member for member; a failure that brought no problem document (the network, a proxy's HTML page)
+// becomes one too, under a code of the client's own, so callers branch on `code` alone.
+import type { Problem, ProblemMembers } from './types.js'
+
+/** Codes the client gives failures that carry no problem document; never sent by the gateway. */
+export const CLIENT_CODES = {
+  /** No answer came: offline, DNS, refused or reset connection, a CORS refusal. */
+  NETWORK_ERROR: { title: 'The gateway could not be reached', retryable: true },
+  /** An answer that is not the gateway's: a proxy's error page, a body that is not JSON. */
+  UNEXPECTED_RESPONSE: { title: 'The answer is not one the gateway gives', retryable: false },
+  /** The status stream was refused while the order itself reads fine (stream limits, shutdown). */
+  STREAM_UNAVAILABLE: { title: 'The status stream could not be opened', retryable: true },
+} as const
+export type ClientCode = keyof typeof CLIENT_CODES
+export type ProblemCode = Problem['code'] | ClientCode
+
+export type ProblemDocument = Omit<ProblemMembers, 'code'> & { code: ProblemCode }
+
+// The members are copied from the document in the constructor; this interface types them from the
+// Problem schema instead of a second list of members (declaration merging with the class below).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface GatewayProblem extends ProblemDocument {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class GatewayProblem extends Error {
+  constructor(document: ProblemDocument, options?: { cause?: unknown }) {
+    super(document.detail, options)
+    Object.assign(this, document)
+    this.name = 'GatewayProblem'
+  }
+}
+
+/** A problem of the client's own; `requestId` is the answer's, or empty when no answer came. */
+export function clientProblem(
+  code: ClientCode,
+  detail: string,
+  answer: { status: number; requestId: string },
+  cause?: unknown,
+): GatewayProblem {
+  const { title, retryable } = CLIENT_CODES[code]
+  const document: ProblemDocument = {
+    type: 'about:blank',
+    title,
+    status: answer.status,
+    code,
+    detail,
+    // A server error or a rate limit from something in between may well pass; a 4xx will not.
+    retryable: retryable || answer.status >= 500 || answer.status === 429 || answer.status === 408,
+    requestId: answer.requestId,
+  }
+  return new GatewayProblem(document, { cause })
+}
+
+const isProblem = (value: unknown): value is ProblemDocument =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { code?: unknown }).code === 'string' &&
+  typeof (value as { status?: unknown }).status === 'number'
+
+/** The rejection for a non-2xx answer: its problem document, or UNEXPECTED_RESPONSE. */
+export async function problemOf(res: Response): Promise<GatewayProblem> {
+  const requestId = res.headers.get('x-request-id') ?? ''
+  const text = await res.text().catch(() => '')
+  if (/json/i.test(res.headers.get('content-type') ?? '')) {
+    try {
+      const body: unknown = JSON.parse(text)
+      if (isProblem(body)) return new GatewayProblem(body)
+    } catch {
+      // Not JSON after all: reported below like any other foreign answer.
+    }
+  }
+  return clientProblem(
+    'UNEXPECTED_RESPONSE',
+    `The gateway's address answered ${res.status} without a problem document (a proxy in between?).`,
+    { status: res.status, requestId },
+  )
+}

@@ -1,0 +1,57 @@
+// The typed client against a listening gateway in front of a fresh sandbox: Node's global fetch, the
+// `eventsource` package as EventSource, a movable clock, and an EIP-1193 wallet over a viem key.
+import { EventSource } from 'eventsource'
+import type { Test } from 'tap'
+import type { PrivateKeyAccount } from 'viem'
+import { createGatewayClient, type GatewayClientOptions } from '../../src/client/index.js'
+import type { Eip1193Provider } from '../../src/client/wallet.js'
+import { newWallet, startAuthGateway } from '../auth/client.js'
+import type { GatewayOptions } from '../helpers/gateway.js'
+import { picks } from '../helpers/picks.js'
+
+/** Generous request limits: these tests are about the client, not the rate limiter. */
+export const ROOMY_LIMITS = JSON.stringify({
+  catalog: { max: 100_000, timeWindow: '1 minute' },
+  pricing: { max: 100_000, timeWindow: '1 minute' },
+  create: { max: 100_000, timeWindow: '1 minute' },
+  orders: { max: 100_000, timeWindow: '1 minute' },
+  stream: { max: 100_000, timeWindow: '1 minute' },
+  auth: { max: 100_000, timeWindow: '1 minute' },
+})
+
+export async function clientGateway(t: Test, opts: GatewayOptions = {}) {
+  const gw = await startAuthGateway(t, {
+    ...opts,
+    env: { RATE_LIMITS: ROOMY_LIMITS, ...opts.env },
+    // Browsers would wait 5 s before reconnecting; a test that counts reconnects need not.
+    deps: { streamTuning: { retryMs: 100 }, ...opts.deps },
+  })
+  const p = picks(gw.sandbox.control.tokens())
+  const client = (more: GatewayClientOptions = {}) =>
+    createGatewayClient({ baseUrl: gw.url, EventSource, ...more })
+  return { ...gw, control: gw.sandbox.control, p, client }
+}
+
+/** A wallet as a dapp sees it: an EIP-1193 provider over a private-key account; records its calls. */
+export function walletProvider(account: PrivateKeyAccount = newWallet(), chainHex = '0x1') {
+  const calls: string[] = []
+  const provider: Eip1193Provider = {
+    async request({ method, params }) {
+      calls.push(method)
+      switch (method) {
+        case 'eth_requestAccounts':
+          return [account.address.toLowerCase()]
+        case 'eth_chainId':
+          return chainHex
+        case 'personal_sign': {
+          const [hex, address] = params as [`0x${string}`, string]
+          if (address.toLowerCase() !== account.address.toLowerCase()) throw new Error('unknown account')
+          return account.signMessage({ message: { raw: hex } })
+        }
+        default:
+          throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 })
+      }
+    },
+  }
+  return { account, provider, calls, signatures: () => calls.filter((m) => m === 'personal_sign').length }
+}
