@@ -16,7 +16,7 @@ const attr = (value: string) =>
 const tokenSide = (side: 'from' | 'to', legend: string, verb: string) => `
       <fieldset class="side">
         <legend>${legend}</legend>
-        <input type="search" id="${side}-search" aria-label="Search tokens to ${verb}" placeholder="Search by symbol, name or chain" autocomplete="off" spellcheck="false">
+        <input type="search" id="${side}-search" aria-label="Search tokens to ${verb}" placeholder="Search tokens" autocomplete="off" spellcheck="false">
         <select id="${side}" aria-label="Token to ${verb}"></select>
         <p class="hint" id="${side}-hint"></p>
       </fieldset>`

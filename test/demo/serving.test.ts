@@ -38,13 +38,13 @@ t.test('/ is the demo page, under a CSP that allows scripts and styles from the 
 
   const script = /<script type="module" src="(\/demo\/app\.[\w-]+\.js)">/.exec(page.body)?.[1]
   const style = /<link rel="stylesheet" href="(\/demo\/styles\.[\w-]+\.css)">/.exec(page.body)?.[1]
-  for (const [path, type] of [
-    [script, /^text\/javascript/],
-    [style, /^text\/css/],
+  for (const [what, path, type] of [
+    ['script', script, /^text\/javascript/],
+    ['stylesheet', style, /^text\/css/],
   ] as const) {
-    t.ok(path, `the page names its ${type.source.slice(6)} asset`)
+    t.ok(path, `the page names its ${what}`)
     const asset = await app.inject({ url: path })
-    t.equal(asset.statusCode, 200, path)
+    t.equal(asset.statusCode, 200, `its ${what} is served`)
     t.match(asset.headers['content-type'], type)
     t.equal(
       asset.headers['cache-control'],

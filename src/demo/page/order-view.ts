@@ -18,7 +18,7 @@ const STATUS_TEXT: Record<OrderStatus, string> = {
 }
 const STEPS: Array<[string, OrderStatus]> = [
   ['Deposit', 'AWAITING_USER_DEPOSIT'],
-  ['Confirmations', 'AWAITING_USER_DEPOSIT_CONFIRMATIONS'],
+  ['Confirm', 'AWAITING_USER_DEPOSIT_CONFIRMATIONS'],
   ['Swap', 'PROCESSING'],
   ['Done', 'COMPLETED'],
 ]
