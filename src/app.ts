@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
 import pino from 'pino'
+import { AllowedOrigins } from './auth/allowed-origins.js'
 import { originPolicy } from './auth/origin-policy.js'
 import { authPlugin } from './auth/plugin.js'
 import { sessionCookieFor } from './auth/session.js'
@@ -20,6 +21,7 @@ import { securityHeaders } from './edge/security-headers.js'
 import { docsRoutes } from './ops/docs/plugin.js'
 import { health } from './ops/health.js'
 import { opsEdge } from './ops/plugin.js'
+import { sandboxControls } from './ops/sandbox-controls.js'
 import { MemoryIdempotencyStore } from './orders/idempotency-store.js'
 import { ordersPlugin } from './orders/plugin.js'
 import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
@@ -49,11 +51,30 @@ export interface AppDeps {
   catalogTuning?: Partial<CatalogTuning>
   /** Where /metrics listens, overriding config.metricsPort: tests pass 0 for an ephemeral port. */
   metricsPort?: number
+  /** The built-in sandbox, when server.ts started one as the upstream (development only). */
+  sandbox?: BuiltInSandbox
+}
+
+export interface BuiltInSandbox {
+  /** Where it listens: its control routes are mounted at `${apiPrefix}/sandbox/…`. */
+  url: string
+  /**
+   * Whether it has lapsed this access token before its `exp` (its session-lapse control), so the
+   * gateway, which reads a session's expiry from the token, sees the lapse at once.
+   */
+  lapsed(accessToken: string): boolean
 }
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   if (!config.upstreamUrl) throw new Error('buildApp needs config.upstreamUrl (server.ts starts the sandbox)')
   const clock = deps.clock ?? systemClock
+  const production = config.env === 'production'
+  const sandbox = production ? undefined : deps.sandbox
+  const origins = new AllowedOrigins({
+    publicOrigin: config.publicOrigin,
+    allowedOrigins: config.allowedOrigins,
+    loopbackDevServers: !production,
+  })
   const logger = pino(
     { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
     deps.logStream ?? logDestination(1),
@@ -77,13 +98,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.removeContentTypeParser('text/plain')
 
   await app.register(requestLogging)
-  await app.register(problems, { apiPrefix: config.apiPrefix })
+  await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
   // Right after the security headers (so a refusal carries them too) and before everything else.
   await app.register(originPolicy, {
-    publicOrigin: config.publicOrigin,
-    allowedOrigins: config.allowedOrigins,
+    origins,
     sessionCookieName: sessionCookieFor(config.publicOrigin).name,
   })
   await app.register(opsEdge, {
@@ -118,9 +138,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     sessionSecrets: config.sessionSecrets,
     publicOrigin: config.publicOrigin,
+    origins,
+    ...(sandbox ? { lapsedUpstream: sandbox.lapsed } : {}),
   })
   await app.register(ordersPlugin, {
     apiPrefix: config.apiPrefix,
+    publicOrigin: config.publicOrigin,
     clock,
     guard: app.tokenGuard,
     credentials: app.sessions,
@@ -153,6 +176,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     ],
   })
   await app.register(docsRoutes, { apiPrefix: config.apiPrefix, version: API_VERSION })
-  if (config.demo) await app.register(demoPlugin, { apiPrefix: config.apiPrefix })
+  if (sandbox) await app.register(sandboxControls, { apiPrefix: config.apiPrefix, sandboxUrl: sandbox.url })
+  if (config.demo) {
+    // The page's sandbox buttons call the control routes where sandboxControls mounts them.
+    const sandboxPath = sandbox ? `${config.apiPrefix}/sandbox` : undefined
+    await app.register(demoPlugin, { apiPrefix: config.apiPrefix, sandboxPath })
+  }
   return app
 }

@@ -29,6 +29,12 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, RateLimitRule> = {
   global: { max: 300, timeWindow: '1 minute' },
 }
 
+/**
+ * With the built-in sandbox (no UPSTREAM_URL) a developer clicking through flows creates orders far
+ * faster than a user would; RATE_LIMITS still overrides it.
+ */
+export const SANDBOX_CREATE_LIMIT: RateLimitRule = { max: 120, timeWindow: '1 minute' }
+
 const rateLimitOverrides = z.partialRecord(z.enum(RATE_LIMIT_GROUPS), rateLimitRule, {
   // zod reports keys outside the enum as unrecognized; its types for record issues omit that code.
   error: (issue) => {
@@ -141,7 +147,11 @@ const configSchema = envSchema
       sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
       sseMaxPerIp: e.SSE_MAX_PER_IP,
       sseMaxTotal: e.SSE_MAX_TOTAL,
-      rateLimits: { ...DEFAULT_RATE_LIMITS, ...e.RATE_LIMITS } as Record<RateLimitGroup, RateLimitRule>,
+      rateLimits: {
+        ...DEFAULT_RATE_LIMITS,
+        ...(e.UPSTREAM_URL ? {} : { create: SANDBOX_CREATE_LIMIT }),
+        ...e.RATE_LIMITS,
+      } as Record<RateLimitGroup, RateLimitRule>,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       /** The demo app at `/`: on unless DEMO=off, and off in production unless DEMO=on. */
       demo: e.DEMO ? e.DEMO === 'on' : e.NODE_ENV !== 'production',

@@ -103,10 +103,17 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 /** The anchor of a code on the errors page: UNKNOWN_TOKEN → unknown-token. */
 export const codeSlug = (code: ErrorCode): string => code.toLowerCase().replaceAll('_', '-')
 
-export function problemDocument(err: GatewayError, requestId: string, apiPrefix: string) {
+/**
+ * Where the codes are documented, absolute on PUBLIC_ORIGIN: a problem's `type` is this and the code's
+ * anchor, so it resolves from a page on any origin (a frontend on another origin or a dev server).
+ */
+export const errorTypeBase = (publicOrigin: string, apiPrefix: string): string =>
+  `${publicOrigin}${apiPrefix}/docs/errors`
+
+export function problemDocument(err: GatewayError, requestId: string, typeBase: string) {
   return {
     ...err.members,
-    type: `${apiPrefix}/docs/errors#${codeSlug(err.code)}`,
+    type: `${typeBase}#${codeSlug(err.code)}`,
     title: ERROR_CODES[err.code].title,
     status: err.status,
     code: err.code,

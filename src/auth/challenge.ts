@@ -1,9 +1,11 @@
 // SIWX challenges: a single-use nonce from the upstream and, for a known wallet, a ready EIP-4361
-// message naming the gateway's public host, so a wallet can sign at once.
+// message naming the asking page's site (its allowed Origin, or PUBLIC_ORIGIN for clients without
+// one), so a wallet can sign at once without warning its user about another site.
 import { getAddress } from 'viem'
 import type { Clock } from '../clock.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { challengeSchema } from '../upstream/schemas.js'
+import type { AllowedOrigins, Site } from './allowed-origins.js'
 import { buildMessage, evmChainId } from './siwe-message.js'
 
 /** How long a built message may be signed; the upstream's own nonce lifetime may be shorter. */
@@ -21,45 +23,37 @@ export interface Wallet {
   chainId: string
 }
 
-export interface PublicSite {
-  /** Authority of PUBLIC_ORIGIN: host, and port when not the scheme's default. */
-  domain: string
-  scheme: string
-  uri: string
-}
-
-export const publicSiteOf = (publicOrigin: string): PublicSite => {
-  const url = new URL(publicOrigin)
-  return { domain: url.host, scheme: url.protocol.slice(0, -1), uri: url.origin }
-}
-
 export class Challenges {
   constructor(
     private readonly upstream: UpstreamClient,
-    private readonly site: PublicSite,
+    private readonly origins: AllowedOrigins,
     private readonly clock: Clock,
   ) {}
 
-  /** The upstream's challenge body (extra fields kept) and our challenge built from it. */
-  async issue(ctx: CallContext, wallet: Wallet | undefined) {
+  /**
+   * The upstream's challenge body (extra fields kept) and our challenge built from it, its message
+   * naming the site of `origin` (the request's Origin header).
+   */
+  async issue(ctx: CallContext, wallet: Wallet | undefined, origin: string | undefined) {
     const reply = await this.upstream.call(ctx, {
       operation: 'challenge',
       path: '/auth/siwx/challenge',
       schema: challengeSchema,
     })
     const { nonce } = reply.body
-    const message = wallet && this.messageFor(wallet, nonce)
+    const message = wallet && this.messageFor(this.origins.siteFor(origin), wallet, nonce)
     const challenge: Challenge = message === undefined ? { nonce } : { nonce, message }
     return { upstreamBody: reply.body, challenge }
   }
 
   /** False when PUBLIC_ORIGIN's host is one EIP-4361 builders refuse: challenges then carry no message. */
   buildsMessages(): boolean {
-    return this.messageFor({ address: PROBE_ADDRESS, chainId: '1' }, 'probeNonce1') !== undefined
+    const wallet = { address: PROBE_ADDRESS, chainId: '1' }
+    return this.messageFor(this.origins.publicSite, wallet, 'probeNonce1') !== undefined
   }
 
   /** Undefined when the wallet is not an EVM one, or the nonce cannot be carried in a message. */
-  private messageFor(wallet: Wallet, nonce: string): string | undefined {
+  private messageFor(site: Site, wallet: Wallet, nonce: string): string | undefined {
     const chainId = evmChainId(wallet.chainId)
     if (chainId === undefined) return undefined
     let address: `0x${string}`
@@ -70,7 +64,7 @@ export class Challenges {
     }
     const issuedAt = new Date(this.clock.now())
     return buildMessage({
-      ...this.site,
+      ...site,
       address,
       chainId,
       nonce,

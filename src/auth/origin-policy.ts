@@ -1,5 +1,6 @@
 // Browser safety at the edge (CONTRACT.md §8), run before every other capability: a foreign Origin is
-// refused on every route, unknown ones and health included; a state change that carries the session
+// refused on every route, unknown ones and health included, and logged with the variable that would
+// allow it (a developer whose page fails to fetch finds why in the log); a state change that carries the session
 // cookie must name an allowed Origin (browsers always send one on POST, so only a forged or
 // non-browser request lacks it); allowed origins get CORS with credentials, preflights included.
 // CORS is this policy's other half, so the one hook that judges the Origin also grants it: the
@@ -10,11 +11,11 @@ import cookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { GatewayError } from '../errors.js'
+import type { AllowedOrigins } from './allowed-origins.js'
 import { cookiesOf } from './cookies.js'
 
 export interface OriginPolicyOptions {
-  publicOrigin: string
-  allowedOrigins: readonly string[]
+  origins: AllowedOrigins
   sessionCookieName: string
 }
 
@@ -31,6 +32,7 @@ const ALLOWED_HEADERS = [
   'x-request-id',
   'x-session-mode',
   'last-event-id',
+  'if-none-match',
 ].join(', ')
 const EXPOSED_HEADERS = [
   'x-request-id',
@@ -47,28 +49,31 @@ const EXPOSED_HEADERS = [
 
 export const originPolicy = fp(
   async (app: FastifyInstance, opts: OriginPolicyOptions) => {
-    // Origins as browsers serialise them (config normalises ours the same way), compared exactly,
-    // each with what it is granted: on every answer, and on a preflight.
-    const grants = new Map(
-      [opts.publicOrigin, ...opts.allowedOrigins].map((origin) => {
-        const answer = {
-          'access-control-allow-origin': origin,
-          'access-control-allow-credentials': 'true',
-        }
-        return [
-          origin,
-          {
-            answer: { ...answer, 'access-control-expose-headers': EXPOSED_HEADERS },
-            preflight: {
-              ...answer,
-              'access-control-allow-methods': METHODS,
-              'access-control-allow-headers': ALLOWED_HEADERS,
-              'access-control-max-age': String(PREFLIGHT_MAX_AGE),
-            },
-          },
-        ]
-      }),
-    )
+    // What an allowed origin is granted: on every answer, and on a preflight. Built at start-up for the
+    // configured origins; a loopback development server's (outside production only) when it asks.
+    const grantFor = (origin: string) => {
+      const answer = {
+        'access-control-allow-origin': origin,
+        'access-control-allow-credentials': 'true',
+      }
+      return {
+        answer: { ...answer, 'access-control-expose-headers': EXPOSED_HEADERS },
+        preflight: {
+          ...answer,
+          'access-control-allow-methods': METHODS,
+          'access-control-allow-headers': ALLOWED_HEADERS,
+          'access-control-max-age': String(PREFLIGHT_MAX_AGE),
+        },
+      }
+    }
+    const grants = new Map(opts.origins.listed.map((origin) => [origin, grantFor(origin)]))
+    const refuse = (request: FastifyRequest, origin: string) => {
+      request.log.warn(
+        { origin },
+        `Origin ${origin} refused: add it to ALLOWED_ORIGINS (comma-separated) to let its pages call the gateway`,
+      )
+      return new GatewayError('ORIGIN_NOT_ALLOWED', 'Requests from this origin are not allowed.')
+    }
 
     /** Why a request without an Origin is refused, if it is. */
     const refusalWithoutOrigin = (request: FastifyRequest): string | undefined =>
@@ -85,9 +90,8 @@ export const originPolicy = fp(
         const why = refusalWithoutOrigin(request)
         return done(why ? new GatewayError('ORIGIN_NOT_ALLOWED', why) : undefined)
       }
-      const grant = grants.get(origin)
-      if (!grant)
-        return done(new GatewayError('ORIGIN_NOT_ALLOWED', 'Requests from this origin are not allowed.'))
+      const grant = grants.get(origin) ?? (opts.origins.allows(origin) ? grantFor(origin) : undefined)
+      if (!grant) return done(refuse(request, origin))
       reply.headers(request.method === 'OPTIONS' ? grant.preflight : grant.answer)
       done()
     })

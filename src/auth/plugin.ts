@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
-import { Challenges, publicSiteOf } from './challenge.js'
+import type { AllowedOrigins } from './allowed-origins.js'
+import { Challenges } from './challenge.js'
 import { sessionCookieFor } from './session.js'
 import { sessionRoutes } from './session-routes.js'
 import { SessionSealer } from './session-seal.js'
@@ -23,24 +24,30 @@ export interface AuthOptions {
   /** SESSION_SECRET as a list: the first seals, all unseal. */
   sessionSecrets: readonly string[]
   publicOrigin: string
+  origins: AllowedOrigins
+  /**
+   * With the built-in sandbox (development): whether it has lapsed an access token early, through its
+   * control route, so that sessions holding it count as lapsed here too.
+   */
+  lapsedUpstream?: (accessToken: string) => boolean
 }
 
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
-    const site = publicSiteOf(opts.publicOrigin)
-    const challenges = new Challenges(app.upstream, site, opts.clock)
+    const challenges = new Challenges(app.upstream, opts.origins, opts.clock)
     if (!challenges.buildsMessages()) {
       app.log.warn(
-        { domain: site.domain },
+        { domain: opts.origins.publicSite.domain },
         'PUBLIC_ORIGIN names a host EIP-4361 messages cannot carry: challenges will have no message',
       )
     }
-    const signIn = new SignIn(app.upstream, site, opts.clock)
+    const signIn = new SignIn(app.upstream, opts.origins, opts.clock)
     const sessions = new Sessions(
       new SessionSealer(opts.sessionSecrets),
       sessionCookieFor(opts.publicOrigin),
       challenges,
       opts.clock,
+      opts.lapsedUpstream,
     )
     app.decorate('sessions', sessions)
     await app.register(

@@ -25,6 +25,8 @@ export class Sessions implements CredentialSource {
     private readonly cookie: SessionCookie,
     private readonly challenges: Challenges,
     private readonly clock: Clock,
+    /** With the built-in sandbox: whether it has lapsed this access token before its `exp`. */
+    private readonly lapsedUpstream?: (accessToken: string) => boolean,
   ) {}
 
   read(request: FastifyRequest): Promise<SessionState> {
@@ -54,7 +56,11 @@ export class Sessions implements CredentialSource {
   async expired(request: FastifyRequest, detail = 'The sign-in has lapsed: sign the challenge to continue.') {
     const read = await this.read(request)
     const wallet = read.state === 'none' ? undefined : read.session
-    const { challenge } = await this.challenges.issue(request.upstreamContext(), wallet)
+    const { challenge } = await this.challenges.issue(
+      request.upstreamContext(),
+      wallet,
+      request.headers.origin,
+    )
     return new GatewayError('SESSION_EXPIRED', detail, { members: { challenge } })
   }
 
@@ -80,6 +86,7 @@ export class Sessions implements CredentialSource {
     const parsed = sessionSchema.safeParse(await this.sealer.unseal(sealed))
     const now = this.clock.now()
     if (!parsed.success || now >= parsed.data.usableUntil) return { state: 'none' }
-    return { state: isLapsed(parsed.data, now) ? 'lapsed' : 'active', session: parsed.data, source }
+    const lapsed = isLapsed(parsed.data, now) || this.lapsedUpstream?.(parsed.data.accessToken) === true
+    return { state: lapsed ? 'lapsed' : 'active', session: parsed.data, source }
   }
 }

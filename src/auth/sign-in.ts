@@ -1,12 +1,13 @@
-// Sign-in and renewal against the upstream. An EIP-4361 message is checked here first (our domain,
-// the wallet and chain of `data`, its validity window), so a signature minted for another site never
-// reaches the upstream; then the upstream verifies the signature and consumes the nonce.
+// Sign-in and renewal against the upstream. An EIP-4361 message is checked here first (its site, the
+// wallet and chain of `data`, its validity window), so a signature minted for another site never
+// reaches the upstream; then the upstream verifies the signature and consumes the nonce. The site is
+// the request's Origin when one is sent (a page signs in for itself), else any allowed origin.
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
 import { meSchema, tokensPairSchema } from '../upstream/schemas.js'
-import type { PublicSite } from './challenge.js'
+import type { AllowedOrigins, Site } from './allowed-origins.js'
 import type { VerifyBody } from './schemas.js'
 import { SESSION_MAX_AGE_MS, type Session } from './session.js'
 import { evmChainId, messageProblem, readMessage } from './siwe-message.js'
@@ -21,12 +22,20 @@ const refused = (why: string) =>
 export class SignIn {
   constructor(
     private readonly upstream: UpstreamClient,
-    private readonly site: PublicSite,
+    private readonly origins: AllowedOrigins,
     private readonly clock: Clock,
   ) {}
 
-  /** Throws SIGNATURE_INVALID or NONCE_MISSING for a SIWx message that is not for us. */
-  checkMessage(body: VerifyBody): void {
+  /**
+   * The site a message naming `domain` must be for: the request's Origin when it sent one; otherwise
+   * the allowed origin the message names, if any (PUBLIC_ORIGIN's site, which then cannot match).
+   */
+  private siteExpected(origin: string | undefined, domain: string, scheme: string | undefined): Site {
+    return this.origins.siteFor(origin ?? `${scheme ?? 'https'}://${domain}`)
+  }
+
+  /** Throws SIGNATURE_INVALID or NONCE_MISSING for a SIWx message that is not for this site. */
+  checkMessage(body: VerifyBody, origin: string | undefined): void {
     const read = readMessage(body.message)
     switch (read.kind) {
       case 'plain':
@@ -35,17 +44,20 @@ export class SignIn {
         throw new GatewayError('NONCE_MISSING', 'The sign-in message has no Nonce line.')
       case 'malformed':
         throw refused('it is not a well-formed EIP-4361 message')
-      case 'other-chain':
-        if (read.domain !== this.site.domain || (read.scheme ?? 'https') !== this.site.scheme) {
+      case 'other-chain': {
+        const site = this.siteExpected(origin, read.domain, read.scheme)
+        if (read.domain !== site.domain || (read.scheme ?? 'https') !== site.scheme) {
           throw refused(`the message is for ${read.domain}, not this site`)
         }
         return
+      }
       case 'eip4361': {
         const chainId = evmChainId(body.data.chainId)
         if (chainId === undefined) throw refused('data.chainId is not an EVM chain id')
+        const site = this.siteExpected(origin, read.fields.domain ?? '', read.fields.scheme)
         const problem = messageProblem(read.fields, {
-          domain: this.site.domain,
-          scheme: this.site.scheme,
+          domain: site.domain,
+          scheme: site.scheme,
           address: body.data.accountAddress,
           chainId,
           now: new Date(this.clock.now()),
@@ -55,8 +67,8 @@ export class SignIn {
     }
   }
 
-  async verify(ctx: CallContext, body: VerifyBody): Promise<Session> {
-    this.checkMessage(body)
+  async verify(ctx: CallContext, body: VerifyBody, origin: string | undefined): Promise<Session> {
+    this.checkMessage(body, origin)
     const tokens = await this.upstream.call(ctx, {
       operation: 'verify',
       method: 'POST',

@@ -32,7 +32,11 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
     async (request, reply) => {
       const { address, chainId } = request.query
       const wallet = address !== undefined && chainId !== undefined ? { address, chainId } : undefined
-      const { upstreamBody, challenge } = await opts.challenges.issue(request.upstreamContext(), wallet)
+      const { upstreamBody, challenge } = await opts.challenges.issue(
+        request.upstreamContext(),
+        wallet,
+        request.headers.origin,
+      )
       return reply.header('cache-control', 'no-store').send({ ...upstreamBody, ...challenge })
     },
   )
@@ -49,7 +53,11 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       config: { group: 'auth' },
     },
     async (request, reply) => {
-      const session = await opts.signIn.verify(request.upstreamContext(), request.body)
+      const session = await opts.signIn.verify(
+        request.upstreamContext(),
+        request.body,
+        request.headers.origin,
+      )
       const sessionToken = await opts.sessions.issue(reply, session)
       request.log.info({ userId: session.userId }, 'signed in')
       const view = signedInView(session, opts.clock.now())

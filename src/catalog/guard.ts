@@ -20,7 +20,7 @@ function known(version: CatalogVersion, side: 'deposit' | 'settle', tokenId: num
 export class TokenGuard implements PairGuard {
   constructor(private readonly cache: CatalogCache) {}
 
-  async checkPair(ctx: CallContext, depositTokenId: number, settleTokenId: number): Promise<void> {
+  async checkPair(ctx: CallContext, depositTokenId: number, settleTokenId: number) {
     const trigger = { id: ctx.requestId, log: ctx.log }
     let { version } = await this.cache.read(trigger)
     if (!version.byId.has(depositTokenId) || !version.byId.has(settleTokenId)) {
@@ -35,5 +35,6 @@ export class TokenGuard implements PairGuard {
       throw refuse(`Deposits are disabled on the deposit token's chain (${deposit.blockchain.network}).`)
     }
     if (!settle.active) throw refuse(`The settle token ${settleTokenId} is not active.`)
+    return { deposit, settle }
   }
 }

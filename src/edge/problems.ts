@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { routeOf } from './route-group.js'
 import {
   type ErrorCode,
+  errorTypeBase,
   type FieldError,
   GatewayError,
   PROBLEM_CONTENT_TYPE,
@@ -72,7 +73,7 @@ export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
   error: GatewayError,
-  prefix: string,
+  typeBase: string,
 ) {
   request.problemCode = error.code
   return reply
@@ -80,18 +81,19 @@ export function sendProblem(
     .headers(error.headers)
     .header('content-type', PROBLEM_CONTENT_TYPE)
     .header('cache-control', 'no-store')
-    .send(JSON.stringify(problemDocument(error, request.id, prefix)))
+    .send(JSON.stringify(problemDocument(error, request.id, typeBase)))
 }
 
 export const problems = fp(
-  async (app: FastifyInstance, opts: { apiPrefix: string }) => {
+  async (app: FastifyInstance, opts: { apiPrefix: string; publicOrigin: string }) => {
+    const typeBase = errorTypeBase(opts.publicOrigin, opts.apiPrefix)
     app.setErrorHandler((err, request, reply) => {
       const error = toGatewayError(err, request)
       if (error.code === 'INTERNAL') request.log.error({ err }, 'unhandled error')
-      return sendProblem(request, reply, error, opts.apiPrefix)
+      return sendProblem(request, reply, error, typeBase)
     })
     app.setNotFoundHandler((request, reply) =>
-      sendProblem(request, reply, new GatewayError('NOT_FOUND', 'There is no such route.'), opts.apiPrefix),
+      sendProblem(request, reply, new GatewayError('NOT_FOUND', 'There is no such route.'), typeBase),
     )
   },
   { name: 'problems' },

@@ -1,9 +1,12 @@
 // Order creation. Never retried by the gateway (each success is a new order and deposit address);
 // an answer that never came is ORDER_OUTCOME_UNKNOWN. Idempotency-Key replays the first final answer.
+// The 201 carries, beside the upstream's order, its two tokens from the catalog (as an order read
+// does), so a client renders the order at once; a zero or negative amount, which the upstream would
+// turn into a useless order, is INVALID_AMOUNT.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { toGatewayError } from '../edge/problems.js'
-import { GatewayError, PROBLEM_CONTENT_TYPE, problemDocument } from '../errors.js'
+import { errorTypeBase, GatewayError, PROBLEM_CONTENT_TYPE, problemDocument } from '../errors.js'
 import { orderSchema } from '../upstream/schemas.js'
 import { fingerprintOf } from './fingerprint.js'
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.js'
@@ -15,6 +18,8 @@ export interface CreateOptions {
   credentials: CredentialSource
   idempotency: IdempotencyStore
   apiPrefix: string
+  /** Stored problem documents name their `type` on it, as every problem does. */
+  publicOrigin: string
   /** How long a final answer is replayed. */
   replayTtlMs: number
   /** How long a claim may stay "running" if the process dies mid-request. */
@@ -27,10 +32,19 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const isFinal = (status: number, retryable: boolean) =>
   status === 201 || (status >= 400 && status < 500 && status !== 401 && !retryable)
 
+const positiveAmount = (body: CreateBody) => {
+  if (body.intendedAmount > 0) return
+  throw new GatewayError('INVALID_AMOUNT', 'The intended amount must be above zero.', {
+    errors: [{ path: 'body.intendedAmount', message: 'must be a positive number' }],
+  })
+}
+
 export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
+  const typeBase = errorTypeBase(opts.publicOrigin, opts.apiPrefix)
+
   async function createUpstream(request: FastifyRequest, body: CreateBody, accessToken: string | undefined) {
     const ctx = request.upstreamContext()
-    await opts.guard.checkPair(ctx, body.depositTokenId, body.settleTokenId)
+    const tokens = await opts.guard.checkPair(ctx, body.depositTokenId, body.settleTokenId)
     const order = await app.upstream.call(ctx, {
       operation: 'create',
       method: 'POST',
@@ -40,7 +54,13 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       accessToken,
       schema: orderSchema,
     })
-    const response: StoredResponse = { status: 201, contentType: JSON_TYPE, body: order.raw.toString('utf8') }
+    // The upstream's own fields as it sent them (order and all), the tokens added after them.
+    const created = {
+      ...(JSON.parse(order.raw.toString('utf8')) as object),
+      depositToken: tokens.deposit,
+      settleToken: tokens.settle,
+    }
+    const response: StoredResponse = { status: 201, contentType: JSON_TYPE, body: JSON.stringify(created) }
     request.log.info({ order: order.body.uuid.slice(0, 8) }, 'order created')
     return response
   }
@@ -62,6 +82,7 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       config: { group: 'create' },
     },
     async (request, reply) => {
+      positiveAmount(request.body)
       const user = await opts.credentials.credentialsFor(request, 'reject')
       const idempotencyKey = request.headers['idempotency-key']
       if (idempotencyKey === undefined) {
@@ -92,7 +113,7 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
         const error = toGatewayError(err, request)
         if (isFinal(error.status, error.retryable)) {
           // Stored without a request id: each replay carries its own.
-          const body = JSON.stringify(problemDocument(error, '', opts.apiPrefix))
+          const body = JSON.stringify(problemDocument(error, '', typeBase))
           stored = { status: error.status, contentType: PROBLEM_CONTENT_TYPE, body }
         }
         throw error

@@ -19,6 +19,7 @@ declare module 'fastify' {
 
 export interface OrdersOptions {
   apiPrefix: string
+  publicOrigin: string
   clock: Clock
   guard: PairGuard
   credentials: CredentialSource

@@ -3,10 +3,18 @@
 import type { FastifyRequest } from 'fastify'
 import type { GatewayError } from '../errors.js'
 import type { CallContext } from '../upstream/client.js'
+import type { Token } from '../upstream/schemas.js'
 
 export interface PairGuard {
-  /** Throws UNKNOWN_TOKEN or PAIR_UNAVAILABLE for a pair that must not reach the upstream. */
-  checkPair(ctx: CallContext, depositTokenId: number, settleTokenId: number): Promise<void>
+  /**
+   * Throws UNKNOWN_TOKEN or PAIR_UNAVAILABLE for a pair that must not reach the upstream; otherwise
+   * answers the pair's two tokens as the catalog has them.
+   */
+  checkPair(
+    ctx: CallContext,
+    depositTokenId: number,
+    settleTokenId: number,
+  ): Promise<{ deposit: Token; settle: Token }>
 }
 
 export interface UserCredentials {

@@ -39,7 +39,10 @@ export const createBody = z.strictObject(
       .trim()
       .min(1, 'is required')
       .max(256, 'must be at most 256 characters'),
-    intendedAmount: z.number({ error: bodyField('must be a number') }).nonnegative('must not be negative'),
+    /** Its sign is checked by the route: zero or negative is INVALID_AMOUNT, not VALIDATION_FAILED. */
+    intendedAmount: z
+      .number({ error: bodyField('must be a number') })
+      .describe('A positive number (zero or negative: INVALID_AMOUNT).'),
     intendedIsDeposit: z.boolean({ error: bodyField('must be true or false') }),
   },
   { error: bodyObject },

@@ -47,6 +47,10 @@ export interface SandboxControl {
 
   setRefreshWorks(works: boolean): void
   issueAccessToken(address: string, chainId: string): string
+  /** Every access token issued so far lapses now (as if its 15 minutes had run out); later ones do not. */
+  lapseSessions(): void
+  /** Whether the sandbox would still accept this access token (not lapsed, not past its `exp`). */
+  isAccessTokenLive(accessToken: string): boolean
 }
 
 export function createControl(ctx: SandboxContext): SandboxControl {
@@ -92,5 +96,7 @@ export function createControl(ctx: SandboxContext): SandboxControl {
       const user = ctx.users.forAddress(address)
       return ctx.accessTokens.issue(user.id, user.address, chainId)
     },
+    lapseSessions: () => ctx.accessTokens.lapseAll(),
+    isAccessTokenLive: (accessToken) => ctx.accessTokens.isLive(accessToken),
   }
 }

@@ -104,12 +104,24 @@ export async function signIn(
   const challenge = await client.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=${chainId}`)
   if (challenge.status !== 200) throw new Error(`challenge failed: ${challenge.text}`)
   const message: string = challenge.json.message
+  const { signature, verify } = await signAndVerify(client, wallet, message, chainId, headers)
+  return { challenge, message, signature, verify }
+}
+
+/** The wallet signs `message` (a challenge's) and the client posts it to verify: one call, signed in. */
+export async function signAndVerify(
+  client: Client,
+  wallet: PrivateKeyAccount,
+  message: string,
+  chainId = '1',
+  headers?: Record<string, string>,
+) {
   const signature = await wallet.signMessage({ message })
   const verify = await client.post('/api/auth/siwx/verify', {
     body: { data: { chainId, accountAddress: wallet.address }, message, signature },
     headers,
   })
-  return { challenge, message, signature, verify }
+  return { signature, verify }
 }
 
 /** A listening gateway (real sockets, for cookies) with a movable clock shared with its sandbox. */

@@ -4,7 +4,7 @@
 import t from 'tap'
 import { parseSiweMessage } from 'viem/siwe'
 import { orderBody, picks } from '../helpers/picks.js'
-import { newWallet, signIn, startAuthGateway } from './client.js'
+import { newWallet, signAndVerify, signIn, startAuthGateway } from './client.js'
 
 const MINUTE = 60_000
 
@@ -99,14 +99,7 @@ t.test(
     t.notOk(sent?.headers.authorization, "never the client's Authorization")
 
     // The challenge is good at once.
-    const { message } = refresh.json.challenge
-    const again = await browser.post('/api/auth/siwx/verify', {
-      body: {
-        data: { chainId: '1', accountAddress: wallet.address },
-        message,
-        signature: await wallet.signMessage({ message }),
-      },
-    })
+    const { verify: again } = await signAndVerify(browser, wallet, refresh.json.challenge.message)
     t.equal(again.status, 201)
     t.equal((await browser.get('/api/auth/session')).json.signedIn, true)
   },

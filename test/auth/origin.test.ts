@@ -38,9 +38,10 @@ t.test('a foreign Origin is 403 ORIGIN_NOT_ALLOWED on every route, before any wo
   const foreign = [
     'https://evil.example',
     'null',
-    'http://localhost:3001',
-    'https://localhost:3000',
+    'https://localhost:5173',
     'http://sub.localhost:3000',
+    'http://localhost.evil.example:3000',
+    'http://127.0.0.2:5173',
   ]
   const upstreamCalls = gw.sandbox.control.requests.length
   for (const origin of foreign) {
@@ -189,3 +190,95 @@ t.test("the client's Origin, Referer, Cookie and Authorization never reach the u
     if (authorization) t.match(authorization, /^Bearer eyJ/, `${name}: only the upstream access token`)
   }
 })
+
+const EXPOSED = [
+  'etag',
+  'x-request-id',
+  'idempotent-replayed',
+  'retry-after',
+  'x-cache-status',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+]
+const REQUEST_HEADERS = [
+  'content-type',
+  'authorization',
+  'idempotency-key',
+  'if-none-match',
+  'last-event-id',
+  'x-request-id',
+  'x-session-mode',
+]
+
+t.test('outside production a dev server on localhost or 127.0.0.1 works with no configuration', async (t) => {
+  const gw = await startAuthGateway(t)
+  for (const origin of ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:8080']) {
+    const page = gw.client(origin)
+    const res = await page.get('/api/auth/session')
+    t.equal(res.status, 200, origin)
+    t.equal(res.headers.get('access-control-allow-origin'), origin, `${origin}: echoed`)
+    t.equal(res.headers.get('access-control-allow-credentials'), 'true', `${origin}: with credentials`)
+    const preflight = await page.request('OPTIONS', '/api/v1/orders/create', {
+      headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    })
+    t.equal(preflight.status, 204, `${origin}: preflight`)
+    t.equal(preflight.headers.get('access-control-allow-origin'), origin)
+  }
+  t.notOk(
+    gw.logs.lines().some((l) => l.level === 40 && String(l.msg).includes('ALLOWED_ORIGINS')),
+    'nothing refused, nothing logged',
+  )
+})
+
+t.test('in production localhost is an origin like any other: refused unless listed', async (t) => {
+  const gw = await startAuthGateway(t, { env: { NODE_ENV: 'production' } })
+  const res = await gw.client('http://localhost:5173').get('/api/auth/session')
+  t.equal(res.status, 403)
+  t.equal(res.json.code, 'ORIGIN_NOT_ALLOWED')
+  const listed = await startAuthGateway(t, {
+    env: { NODE_ENV: 'production', ALLOWED_ORIGINS: 'http://localhost:5173' },
+  })
+  t.equal((await listed.client('http://localhost:5173').get('/api/auth/session')).status, 200)
+})
+
+t.test('a refused origin is logged with the origin and the variable that would allow it', async (t) => {
+  const gw = await startAuthGateway(t)
+  await gw.client('https://staging.partner.example').get('/api/v1/tokens')
+  const line = gw.logs.lines().find((l) => l.level === 40 && l.origin === 'https://staging.partner.example')
+  t.ok(line, 'a warning names the origin')
+  t.match(line?.msg, /https:\/\/staging\.partner\.example/)
+  t.match(line?.msg, /ALLOWED_ORIGINS/, 'and says which variable allows it')
+})
+
+t.test(
+  'CORS: preflights allow every request header a client sends, answers expose what it reads',
+  async (t) => {
+    const gw = await startAuthGateway(t, { env: { ALLOWED_ORIGINS: PARTNER } })
+    const partner = gw.client(PARTNER)
+    const preflight = await partner.request('OPTIONS', '/api/v1/tokens', {
+      headers: {
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': REQUEST_HEADERS.join(','),
+      },
+    })
+    t.equal(preflight.status, 204)
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').split(/,\s*/)
+    for (const header of REQUEST_HEADERS) t.ok(allowed.includes(header), `allows ${header}`)
+
+    const first = await partner.get('/api/v1/tokens?symbol=USDT')
+    t.equal(first.status, 200)
+    const exposed = (first.headers.get('access-control-expose-headers') ?? '').split(/,\s*/)
+    for (const header of EXPOSED) t.ok(exposed.includes(header), `exposes ${header}`)
+    for (const header of ['etag', 'x-request-id', 'x-cache-status', 'x-ratelimit-limit']) {
+      t.ok(first.headers.get(header), `${header} is sent, so the page can read it`)
+    }
+
+    // The conditional GET that failed its preflight before If-None-Match was allowed.
+    const etag = first.headers.get('etag') ?? ''
+    const again = await partner.get('/api/v1/tokens?symbol=USDT', { headers: { 'if-none-match': etag } })
+    t.equal(again.status, 304)
+    t.equal(again.headers.get('access-control-allow-origin'), PARTNER)
+    t.equal(again.headers.get('etag'), etag)
+  },
+)

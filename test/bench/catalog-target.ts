@@ -98,7 +98,7 @@ async function catalogOnly(upstream: string): Promise<string> {
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   await app.register(requestLogging)
-  await app.register(problems, { apiPrefix: '/api' })
+  await app.register(problems, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
   const clock = systemClock
   await app.register(upstreamPlugin, {
     baseUrl: upstream,

@@ -53,6 +53,17 @@ t.test('production refuses the sandbox and a generated secret', async (t) => {
   t.type(new ConfigError('x'), Error)
 })
 
+t.test(
+  'with the built-in sandbox the create limit is relaxed, unless RATE_LIMITS says otherwise',
+  async (t) => {
+    t.same(loadConfig({}).rateLimits.create, { max: 120, timeWindow: '1 minute' })
+    const upstream = { UPSTREAM_URL: 'https://swap.example', TENANT_API_KEY: 'k' }
+    t.same(loadConfig(upstream).rateLimits.create, { max: 10, timeWindow: '1 minute' })
+    const overridden = loadConfig({ RATE_LIMITS: '{"create":{"max":3,"timeWindow":"1 minute"}}' })
+    t.same(overridden.rateLimits.create, { max: 3, timeWindow: '1 minute' })
+  },
+)
+
 t.test('RATE_LIMITS overrides one group and keeps the others', async (t) => {
   const c = loadConfig({ RATE_LIMITS: '{"create":{"max":20,"timeWindow":"1 minute"}}' })
   t.same(c.rateLimits.create, { max: 20, timeWindow: '1 minute' })

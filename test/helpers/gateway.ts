@@ -17,21 +17,32 @@ export interface GatewayOptions {
   deps?: AppDeps
   /** Listen on a real port (for SSE, cookies, shutdown); otherwise use app.inject. */
   listen?: boolean
+  /**
+   * Run as `npm start` does without UPSTREAM_URL: the sandbox is the built-in one (its control routes
+   * mounted, its session lapses seen), and the configuration is sandbox mode's.
+   */
+  builtInSandbox?: boolean
 }
 
 export async function startGateway(t: Test, opts: GatewayOptions = {}) {
   const sandbox = await startSandbox(t, { tenantKey: TEST_TENANT_KEY, ...opts.sandbox })
   const logs: LogSink = logSink()
-  const config: Config = loadConfig({
+  const loaded: Config = loadConfig({
     NODE_ENV: 'test',
-    UPSTREAM_URL: sandbox.url,
+    ...(opts.builtInSandbox ? {} : { UPSTREAM_URL: sandbox.url }),
     TENANT_API_KEY: TEST_TENANT_KEY,
     SESSION_SECRET: TEST_SESSION_SECRET,
     METRICS_PORT: '0',
     LOG_LEVEL: 'info',
     ...opts.env,
   })
-  const app: FastifyInstance = await buildApp(config, { logStream: logs.stream, ...opts.deps })
+  // As server.ts does: the sandbox's URL becomes the upstream's, and the gateway is told about it.
+  const config: Config = { ...loaded, upstreamUrl: loaded.upstreamUrl ?? sandbox.url }
+  const { control } = sandbox
+  const builtIn = opts.builtInSandbox
+    ? { sandbox: { url: sandbox.url, lapsed: (token: string) => !control.isAccessTokenLive(token) } }
+    : {}
+  const app: FastifyInstance = await buildApp(config, { logStream: logs.stream, ...builtIn, ...opts.deps })
   t.teardown(() => app.close())
   let url = ''
   if (opts.listen) url = await app.listen({ port: 0, host: '127.0.0.1' })

@@ -27,6 +27,45 @@ t.test('a create returns 201 with the upstream order, sent once with the tenant 
   t.same(sent[0]?.body, orderBody(p), 'only the validated fields are forwarded')
 })
 
+t.test('the 201 carries depositToken and settleToken from the catalog, as an order read does', async (t) => {
+  const { create, app, sandbox, p } = await setup(t)
+  const res = await create(orderBody(p), { 'idempotency-key': 'with-tokens' })
+  t.equal(res.statusCode, 201)
+  const order = res.json()
+  t.same(order.depositToken, p.usdtEth, 'the deposit token, as the catalog has it')
+  t.same(order.settleToken, p.eth, 'the settle token, as the catalog has it')
+  const upstreamOrder = sandbox.control.order(order.uuid)
+  t.same(
+    { ...order, depositToken: undefined, settleToken: undefined },
+    {
+      ...upstreamOrder,
+      depositToken: undefined,
+      settleToken: undefined,
+    },
+    "every other field is the upstream's",
+  )
+  const read = (await app.inject({ url: `/api/v1/orders/${order.uuid}` })).json()
+  t.same(order.depositToken, read.depositToken, 'the same object GET /api/v1/orders/:uuid carries')
+  t.same(order.settleToken, read.settleToken)
+  const replay = await create(orderBody(p), { 'idempotency-key': 'with-tokens' })
+  t.equal(replay.headers['idempotent-replayed'], 'true')
+  t.same(replay.json().depositToken, p.usdtEth, 'a replay carries them too')
+})
+
+t.test('a zero or negative intendedAmount is INVALID_AMOUNT, without an upstream call', async (t) => {
+  const { create, sandbox, p } = await setup(t)
+  for (const amount of [0, -1, -0.5]) {
+    const problem = assertProblem(t, await create(orderBody(p, amount)), 'INVALID_AMOUNT')
+    t.same(
+      problem.errors,
+      [{ path: 'body.intendedAmount', message: 'must be a positive number' }],
+      `${amount}`,
+    )
+  }
+  t.equal(sandbox.control.requestsTo(UPSTREAM_CREATE).length, 0, 'no useless order was created')
+  t.equal((await create(orderBody(p, 0.001))).statusCode, 201, 'any positive amount goes through')
+})
+
 t.test('malformed bodies are refused before the upstream', async (t) => {
   // More creates than the default per-minute limit: each malformed body is one request.
   const { create, app, sandbox, p } = await setup(t, {
@@ -65,9 +104,14 @@ t.test('malformed bodies are refused before the upstream', async (t) => {
       [{ path: 'body.intendedAmount', message: 'must be a number' }],
     ],
     [
-      'negative amount',
-      { ...good, intendedAmount: -1 },
-      [{ path: 'body.intendedAmount', message: 'must not be negative' }],
+      'missing amount',
+      { ...good, intendedAmount: undefined },
+      [{ path: 'body.intendedAmount', message: 'is required' }],
+    ],
+    [
+      'null amount',
+      { ...good, intendedAmount: null },
+      [{ path: 'body.intendedAmount', message: 'must be a number' }],
     ],
     ['an array', [good], [{ path: 'body', message: 'must be a JSON object' }]],
   ]

@@ -8,6 +8,7 @@ import { signIn } from './sign-in.js'
 import { openRawStream } from './sse.js'
 
 const errorSchema = z.object({ error: z.string() }).strict()
+const unauthorized = (message: string) => ({ message, error: 'Unauthorized', statusCode: 401 })
 
 t.test(
   'lifecycle routes move the order and answer it; 404 unknown, 409 not allowed, 400 bad input',
@@ -145,3 +146,34 @@ t.test('auth switches over HTTP: refresh success and access tokens for tests', a
     400,
   )
 })
+
+t.test(
+  'POST /__sandbox/sessions/lapse: tokens issued before it are refused like expired ones, later ones work',
+  async (t) => {
+    const { url, control } = await startSandbox(t)
+    const before = await signIn(url)
+    const me = (token: string) => call(url, '/auth/me', { headers: { authorization: `Bearer ${token}` } })
+    t.equal((await me(before.accessToken)).status, 200)
+    t.ok(control.isAccessTokenLive(before.accessToken))
+
+    const lapse = await call(url, '/__sandbox/sessions/lapse', { method: 'POST' })
+    t.equal(lapse.status, 204)
+    const refused = await me(before.accessToken)
+    t.equal(refused.status, 401, '/auth/me answers as for an expired token')
+    t.strictSame(refused.body, unauthorized('Access token not found in cookies or authorization header.'))
+    t.notOk(control.isAccessTokenLive(before.accessToken))
+    const unattributed = await createOrder(
+      url,
+      {},
+      { ...TENANT, authorization: `Bearer ${before.accessToken}` },
+    )
+    t.equal(unattributed.userId, null, 'beside the tenant key a lapsed token is ignored, as upstream')
+
+    const after = await signIn(url, before.wallet)
+    t.equal((await me(after.accessToken)).status, 200, 'signing in again gives a working token')
+    t.ok(control.isAccessTokenLive(after.accessToken))
+    control.advanceTime(15 * 60_000)
+    t.notOk(control.isAccessTokenLive(after.accessToken), 'a token past its exp is not live either')
+    t.notOk(control.isAccessTokenLive('not.a.token'))
+  },
+)

@@ -116,6 +116,7 @@ export const ROUTE_RESPONSES: Record<string, RouteDoc> = {
     ],
     errors: [
       ...PAIR,
+      'INVALID_AMOUNT',
       'INVALID_ADDRESS',
       'SESSION_EXPIRED',
       'IDEMPOTENCY_IN_PROGRESS',

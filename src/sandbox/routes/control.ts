@@ -115,5 +115,9 @@ export function controlRoutes(control: SandboxControl) {
       const { address, chainId } = accessTokenBody.parse(request.body ?? {})
       return { accessToken: control.issueAccessToken(address, chainId) }
     })
+    app.post('/sessions/lapse', async (_request, reply) => {
+      control.lapseSessions()
+      return reply.code(204).send()
+    })
   }
 }
