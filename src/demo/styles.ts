@@ -36,7 +36,9 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mono
 .wallet-state .lapsed { color: var(--bad); }
 
 .alert:empty { display: none; }
+/* Sticky: an error stays in sight wherever the button that caused it sits on a long phone page. */
 .alert {
+  position: sticky; top: 0.5rem; z-index: 10; box-shadow: var(--shadow);
   display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.5rem;
   margin: 1rem auto 0; max-width: 1120px; width: calc(100% - 2 * clamp(1rem, 4vw, 2rem));
   padding: 0.75rem 1rem; border-radius: 10px; background: var(--bad-soft); color: var(--bad);

@@ -5,8 +5,7 @@
 // origin, and screenshots at desktop and phone width (test-artifacts/, to look at).
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import t, { type Test } from 'tap'
@@ -14,6 +13,7 @@ import { hexToString, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { eventually } from '../helpers/eventually.js'
 import { ETH_ADDRESS } from '../helpers/picks.js'
+import { freePort, listen } from '../helpers/ports.js'
 import { runGateway } from '../helpers/process.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -28,19 +28,6 @@ const ETH = 2
 
 if (!existsSync(CHROMIUM)) t.comment(`skipped: no Chromium at ${CHROMIUM} (.ci/run installs it)`)
 t.setTimeout(300_000)
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return (server.address() as AddressInfo).port
-}
-
-/** A free port, so that the gateway's default PUBLIC_ORIGIN (http://localhost:$PORT) is known. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  const port = await listen(probe)
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 async function startGateway(t: Test): Promise<string> {
   const port = await freePort()
@@ -77,9 +64,10 @@ async function withWallet(page: Page) {
 const status = (page: Page, text: string) =>
   page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: STEP_MS })
 
-async function screenshot(page: Page, name: string) {
+/** The whole page, or (`fullPage: false`) what the user sees where they are scrolled to. */
+async function screenshot(page: Page, name: string, fullPage = true) {
   await mkdir(ARTIFACTS, { recursive: true })
-  await page.screenshot({ path: join(ARTIFACTS, name), fullPage: true })
+  await page.screenshot({ path: join(ARTIFACTS, name), fullPage })
 }
 
 t.test('the demo app in Chromium', { skip: !existsSync(CHROMIUM) && 'no Chromium' }, async (t) => {
@@ -171,7 +159,7 @@ t.test('the demo app in Chromium', { skip: !existsSync(CHROMIUM) && 'no Chromium
       await alert.waitFor({ timeout: STEP_MS })
       t.match(await alert.innerText(), /INVALID_ADDRESS\s+.+ETH/, "the problem's code and detail")
       t.equal(await page.getByLabel('Receiving address').getAttribute('aria-invalid'), 'true')
-      await screenshot(page, 'demo-error-360.png')
+      await screenshot(page, 'demo-error-360.png', false)
       noProblems(t, problems)
     },
   )
@@ -260,6 +248,19 @@ t.test('the demo app in Chromium', { skip: !existsSync(CHROMIUM) && 'no Chromium
     t.match(wallet.signed[0], new RegExp(`\\nURI: ${origin}\\n`))
     await page.locator('#history').waitFor({ timeout: STEP_MS })
     t.equal(await page.getByRole('alert').count(), 0, 'no error shown')
+    noProblems(t, problems)
+  })
+
+  // Last: moving the sandbox's clock past a deposit window also lapses every session it issued.
+  await t.test('an unfunded order expires when the sandbox clock passes its timeout', async (t) => {
+    const { page, problems } = await newPage(t)
+    await page.goto(`${base}/?from=${USDT_ETH}&to=${ETH}&amount=100&address=${ETH_ADDRESS}`)
+    await page.locator('#quote').filter({ hasText: '≈' }).waitFor({ timeout: STEP_MS })
+    await page.getByRole('button', { name: 'Create order' }).click()
+    await status(page, 'AWAITING_USER_DEPOSIT')
+    await page.getByRole('button', { name: 'Expire order' }).click()
+    await status(page, 'TIMED_OUT')
+    t.equal(await page.locator('#deposit').innerText(), '', 'no deposit address offered any more')
     noProblems(t, problems)
   })
 })
