@@ -30,7 +30,11 @@ export function assertProblem(t: Test, res: ResponseLike, code: ErrorCode, retry
   t.equal(body.title, spec.title)
   t.equal(body.retryable, retryable ?? spec.retryable, 'retryable')
   t.type(body.detail, 'string')
-  t.match(body.type, new RegExp(`/docs/errors#${code.toLowerCase().replaceAll('_', '-')}$`))
+  t.match(
+    body.type,
+    new RegExp(`^https?://[^/]+(/[^/]+)*/docs/errors#${code.toLowerCase().replaceAll('_', '-')}$`),
+    'type: an absolute URI naming the code',
+  )
   t.equal(body.requestId, res.headers['x-request-id'], 'requestId matches the header')
   for (const re of UPSTREAM_TEXT) t.notMatch(res.body, re, `no upstream text ${re}`)
   return body
