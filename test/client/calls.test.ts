@@ -4,19 +4,9 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { createGatewayClient, GatewayProblem } from '../../src/client/index.js'
+import { createGatewayClient } from '../../src/client/index.js'
 import { ETH_ADDRESS, orderBody } from '../helpers/picks.js'
-import { clientGateway } from './setup.js'
-
-const rejection = async (promise: Promise<unknown>): Promise<GatewayProblem> => {
-  try {
-    await promise
-  } catch (err) {
-    if (err instanceof GatewayProblem) return err
-    throw err
-  }
-  throw new Error('expected a rejection')
-}
+import { clientGateway, rejection } from './setup.js'
 
 t.test('the catalog methods resolve to the typed bodies, filters included', async (t) => {
   const gw = await clientGateway(t)

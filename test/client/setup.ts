@@ -3,7 +3,7 @@
 import { EventSource } from 'eventsource'
 import type { Test } from 'tap'
 import type { PrivateKeyAccount } from 'viem'
-import { createGatewayClient, type GatewayClientOptions } from '../../src/client/index.js'
+import { createGatewayClient, type GatewayClientOptions, GatewayProblem } from '../../src/client/index.js'
 import type { Eip1193Provider } from '../../src/client/wallet.js'
 import { newWallet, startAuthGateway } from '../auth/client.js'
 import type { GatewayOptions } from '../helpers/gateway.js'
@@ -54,4 +54,15 @@ export function walletProvider(account: PrivateKeyAccount = newWallet(), chainHe
     },
   }
   return { account, provider, calls, signatures: () => calls.filter((m) => m === 'personal_sign').length }
+}
+
+/** The GatewayProblem a call rejects with; fails the test if it resolves or rejects otherwise. */
+export async function rejection(promise: Promise<unknown>): Promise<GatewayProblem> {
+  try {
+    await promise
+  } catch (err) {
+    if (err instanceof GatewayProblem) return err
+    throw err
+  }
+  throw new Error('expected a rejection')
 }

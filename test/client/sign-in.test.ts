@@ -1,0 +1,236 @@
+// signIn over an EIP-1193 wallet (a viem private-key account), the session methods in Bearer mode
+// (Node has no cookies), and a lapsed session signed back in once with the call repeated, the create
+// with its own Idempotency-Key and attributed to the user.
+import t from 'tap'
+import type { FetchLike } from '../../src/client/index.js'
+import { orderBody } from '../helpers/picks.js'
+import { clientGateway, rejection, walletProvider } from './setup.js'
+
+const MINUTE = 60_000
+/** Past the access token's 15 minutes. */
+const LAPSE = 16 * MINUTE
+
+/** Global fetch, recording each request's method, path, headers and answer status. */
+function recordingFetch() {
+  const sent: Array<{ method: string; path: string; headers: Record<string, string>; status: number }> = []
+  const fetchImpl: FetchLike = async (input, init) => {
+    const res = await fetch(input, init)
+    sent.push({
+      method: init.method ?? 'GET',
+      path: new URL(input).pathname,
+      headers: init.headers as Record<string, string>,
+      status: res.status,
+    })
+    return res
+  }
+  return { fetch: fetchImpl, sent }
+}
+
+t.test(
+  'signIn asks the wallet for its account and chain, signs the message, and opens a session',
+  async (t) => {
+    const gw = await clientGateway(t)
+    const client = gw.client()
+    const wallet = walletProvider(undefined, '0xa')
+    const session = await client.signIn(wallet.provider)
+    t.same(wallet.calls, ['eth_requestAccounts', 'eth_chainId', 'personal_sign'])
+    t.equal(session.signedIn, true)
+    t.equal(session.address.toLowerCase(), wallet.account.address.toLowerCase())
+    t.equal(session.chainId, '10', 'the chain the wallet is on')
+    t.type(session.userId, 'string')
+    t.ok(Date.parse(session.expiresAt) > gw.clock.now())
+    t.type(session.sessionToken, 'string', 'Node has no cookies: Bearer mode')
+    t.equal(client.sessionToken, session.sessionToken, 'kept by the client')
+
+    t.match(await client.getSession(), { signedIn: true, userId: session.userId, chainId: '10' })
+    t.equal((await client.getMe()).id, session.userId, "the upstream's user")
+    const order = await client.createOrder(orderBody(gw.p))
+    t.equal(order.userId, session.userId, 'orders are attributed')
+    const history = await client.listOrders({ limit: 10, current: 1 })
+    t.same(
+      history.items.map((o) => o.uuid),
+      [order.uuid],
+    )
+    t.ok(
+      gw.control.requestsTo('GET /v1/orders').every((r) => r.url === '/v1/orders?current=1&limit=10'),
+      'the page as given',
+    )
+
+    const chosen = walletProvider()
+    await gw.client().signIn(chosen.provider, { chainId: 137 })
+    t.same(chosen.calls, ['eth_requestAccounts', 'personal_sign'], 'a chain given is not asked for')
+  },
+)
+
+t.test('the methods that need a session reject with AUTH_REQUIRED without one', async (t) => {
+  const gw = await clientGateway(t)
+  const client = gw.client()
+  t.same(await client.getSession(), { signedIn: false })
+  for (const call of [client.listOrders(), client.getMe(), client.refreshSession()]) {
+    const problem = await rejection(call)
+    t.equal(problem.code, 'AUTH_REQUIRED')
+    t.equal(problem.status, 401)
+  }
+})
+
+t.test('getChallenge and verifySignIn sign in without a provider, and logout ends the session', async (t) => {
+  const gw = await clientGateway(t)
+  const client = gw.client()
+  const { account } = walletProvider()
+  t.type((await client.getChallenge()).nonce, 'string', 'a bare nonce')
+  const challenge = await client.getChallenge({ address: account.address, chainId: 1 })
+  const message = challenge.message!
+  t.match(message, `Nonce: ${challenge.nonce}`)
+  const session = await client.verifySignIn({
+    data: { chainId: '1', accountAddress: account.address },
+    message,
+    signature: await account.signMessage({ message }),
+  })
+  t.equal(session.address, account.address)
+  t.equal((await client.getSession()).signedIn, true)
+
+  await client.logout()
+  t.equal(client.sessionToken, undefined, 'the token is forgotten')
+  t.same(await client.getSession(), { signedIn: false })
+  t.equal((await rejection(client.listOrders())).code, 'AUTH_REQUIRED')
+
+  const bad = await rejection(
+    client.verifySignIn({
+      data: { chainId: '1', accountAddress: account.address },
+      message,
+      signature: await account.signMessage({ message: 'something else' }),
+    }),
+  )
+  t.match(bad.code, /^(SIGNATURE_INVALID|NONCE_INVALID)$/)
+})
+
+t.test('without a wallet, a lapsed session rejects with SESSION_EXPIRED and its challenge', async (t) => {
+  const gw = await clientGateway(t)
+  const wallet = walletProvider()
+  const { sessionToken } = await gw.client().signIn(wallet.provider)
+  // Another client with only the token (a server picking up a stored session): it holds no wallet.
+  const client = gw.client({ sessionToken })
+  gw.advance(LAPSE)
+  t.match(await client.getSession(), { signedIn: false, expired: true })
+  const problem = await rejection(client.getMe())
+  t.equal(problem.code, 'SESSION_EXPIRED')
+  t.equal(problem.status, 401)
+  t.type(problem.challenge?.nonce, 'string')
+  t.match(problem.challenge?.message, `Nonce: ${problem.challenge?.nonce}`, 'a message ready to sign')
+  t.equal(wallet.signatures(), 1, 'no wallet was asked again')
+})
+
+t.test(
+  'a lapsed session is signed back in once and the create repeated with the same Idempotency-Key, attributed',
+  async (t) => {
+    const gw = await clientGateway(t)
+    const recording = recordingFetch()
+    const client = gw.client({ fetch: recording.fetch })
+    const wallet = walletProvider()
+    const session = await client.signIn(wallet.provider)
+    const firstToken = client.sessionToken
+
+    gw.advance(LAPSE)
+    const order = await client.createOrder(orderBody(gw.p), { idempotencyKey: 'lapse-key-1' })
+    t.equal(order.userId, session.userId, 'attributed to the user, not created anonymously')
+    t.equal(wallet.signatures(), 2, 'one more signature')
+    t.not(client.sessionToken, firstToken, 'the new session is kept')
+
+    const creates = recording.sent.filter((r) => r.path === '/api/v1/orders/create')
+    t.same(
+      creates.map((r) => [r.status, r.headers['idempotency-key']]),
+      [
+        [401, 'lapse-key-1'],
+        [201, 'lapse-key-1'],
+      ],
+      'refused once, then repeated with the same key',
+    )
+    t.equal(gw.control.requestsTo('POST /v1/orders/create').length, 1, 'one order upstream')
+    t.same(
+      recording.sent.slice(-3).map((r) => r.path),
+      ['/api/v1/orders/create', '/api/auth/siwx/verify', '/api/v1/orders/create'],
+      'the challenge that came with the problem was signed: no extra call',
+    )
+  },
+)
+
+t.test(
+  'calls that lapse together share one signature, and a second lapse is not retried twice',
+  async (t) => {
+    const gw = await clientGateway(t)
+    const client = gw.client()
+    const wallet = walletProvider()
+    const session = await client.signIn(wallet.provider)
+    gw.advance(LAPSE)
+    const [me, history, again] = await Promise.all([client.getMe(), client.listOrders(), client.getMe()])
+    t.equal(me.id, session.userId)
+    t.equal(again.id, session.userId)
+    t.same(history.items, [])
+    t.equal(wallet.signatures(), 2, 'one wallet prompt for the three calls')
+
+    // Only the gateway's clock moves: every token the upstream issues now looks lapsed to it.
+    gw.clock.advance(LAPSE)
+    const problem = await rejection(client.getMe())
+    t.equal(problem.code, 'SESSION_EXPIRED', 'the repeat answered the same: no loop')
+    t.equal(wallet.signatures(), 3, 'one re-sign per call, not more')
+  },
+)
+
+t.test(
+  'refreshSession renews through the upstream, or with one signature when that is refused',
+  async (t) => {
+    const gw = await clientGateway(t)
+    const client = gw.client()
+    const wallet = walletProvider()
+    const session = await client.signIn(wallet.provider)
+    gw.advance(LAPSE)
+    const resigned = await client.refreshSession()
+    t.equal(resigned.userId, session.userId, 'the refused refresh became a signature')
+    t.equal(wallet.signatures(), 2)
+    t.equal((await client.getSession()).signedIn, true)
+
+    gw.control.setRefreshWorks(true)
+    gw.advance(LAPSE)
+    const before = client.sessionToken
+    const renewed = await client.refreshSession()
+    t.equal(renewed.userId, session.userId)
+    t.equal(wallet.signatures(), 2, 'no signature when the upstream renews')
+    t.not(client.sessionToken, before, 'the renewed token is kept')
+    t.equal((await client.getMe()).id, session.userId)
+  },
+)
+
+t.test('a challenge without a message is replaced by a fresh one for the wallet', async (t) => {
+  const gw = await clientGateway(t)
+  // The gateway's answer with the message taken out, as a gateway that cannot build one would send.
+  const strip: FetchLike = async (input, init) => {
+    const res = await fetch(input, init)
+    if (res.status !== 401) return res
+    const body = (await res.json()) as { challenge?: { message?: string } }
+    delete body.challenge?.message
+    return new Response(JSON.stringify(body), { status: 401, headers: res.headers })
+  }
+  const client = gw.client({ fetch: strip })
+  const wallet = walletProvider()
+  const session = await client.signIn(wallet.provider)
+  gw.advance(LAPSE)
+  t.equal((await client.getMe()).id, session.userId)
+  t.equal(wallet.signatures(), 2)
+})
+
+t.test('a wallet that refuses to sign again leaves the SESSION_EXPIRED problem, with why', async (t) => {
+  const gw = await clientGateway(t)
+  const client = gw.client()
+  const wallet = walletProvider()
+  await client.signIn(wallet.provider)
+  const refusal = Object.assign(new Error('User rejected the request.'), { code: 4001 })
+  const sign = wallet.provider.request
+  wallet.provider.request = async (args) => {
+    if (args.method === 'personal_sign') throw refusal
+    return sign(args)
+  }
+  gw.advance(LAPSE)
+  const problem = await rejection(client.listOrders())
+  t.equal(problem.code, 'SESSION_EXPIRED')
+  t.equal(problem.cause, refusal, "the wallet's refusal as cause")
+})
