@@ -12,6 +12,7 @@ import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { demoPlugin } from './demo/plugin.js'
 import { errorTypeBase } from './errors.js'
 import { connectionLimits } from './edge/connection-limits.js'
 import { cookieSupport } from './edge/cookies.js'
@@ -223,5 +224,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     publicOrigin: config.publicOrigin,
   })
   if (sandbox) await app.register(sandboxControls, { apiPrefix: config.apiPrefix, sandboxUrl: sandbox.url })
+  if (config.demo) {
+    // The page's sandbox buttons call the control routes where sandboxControls mounts them.
+    const sandboxPath = sandbox ? `${config.apiPrefix}/sandbox` : undefined
+    await app.register(demoPlugin, { apiPrefix: config.apiPrefix, sandboxPath })
+  }
   return app
 }

@@ -180,6 +180,7 @@ const envSchema = z.object({
   SSE_RETRY_MS: int(5_000, 1),
   SSE_DRAIN_SPREAD_MS: int(5_000, 0),
   ...otelSchema,
+  DEMO: z.enum(['on', 'off']).optional(),
 })
 
 export class ConfigError extends Error {
@@ -251,6 +252,8 @@ const configSchema = envSchema
               samplerRatio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
             }
           : undefined,
+      /** The demo app at `/`: on unless DEMO=off, and off in production unless DEMO=on. */
+      demo: e.DEMO ? e.DEMO === 'on' : e.NODE_ENV !== 'production',
     }
   })
 

@@ -3,30 +3,17 @@
 // preflights, a message naming the page, the HttpOnly cookie kept by the browser and sent with
 // credentials, an attributed order in the history, and sign-out. A page on a foreign origin gets nothing.
 import { existsSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
 import { chromium } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { newWallet } from '../auth/client.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
+import { freePort, listen } from '../helpers/ports.js'
 
 const CHROMIUM = [chromium.executablePath(), '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
   existsSync(p),
 )
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve))
-  return (server.address() as AddressInfo).port
-}
-
-/** A free port, so the gateway's PUBLIC_ORIGIN can name it before it listens. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  const port = await listen(probe)
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 /** A page's server; `host` names it in the browser (the browser maps STRANGER to loopback). */
 async function frontend(t: Test, host = 'localhost'): Promise<string> {

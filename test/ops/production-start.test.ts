@@ -3,6 +3,7 @@
 // against that build.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { existsSync } from 'node:fs'
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,14 +19,21 @@ const ROOT = process.cwd()
 // Compiling the whole project takes a while on two cores.
 t.setTimeout(240_000)
 
-/** The top-level packages `npm ci --omit=dev` installs: the lockfile's entries not marked dev. */
+/**
+ * The top-level packages `npm ci --omit=dev` installs: the lockfile's entries not marked dev, less the
+ * optional ones npm skipped on this platform (esbuild's binaries for other systems).
+ */
 async function productionPackages(): Promise<string[]> {
   const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { dev?: boolean; devOptional?: boolean }>
+    packages: Record<string, { dev?: boolean; devOptional?: boolean; optional?: boolean }>
   }
   return Object.entries(lock.packages)
     .filter(
-      ([path, entry]) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path) && !entry.dev && !entry.devOptional,
+      ([path, entry]) =>
+        /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path) &&
+        !entry.dev &&
+        !entry.devOptional &&
+        (!entry.optional || existsSync(join(ROOT, path))),
     )
     .map(([path]) => path.slice('node_modules/'.length))
 }
@@ -113,6 +121,7 @@ t.test(
         HOST: '127.0.0.1',
         PORT: '0',
         METRICS_PORT: '0',
+        DEMO: 'on',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -133,6 +142,10 @@ t.test(
     t.equal((await fetch(`${base}/api/v1/tokens`)).status, 200, 'the catalog is served')
     t.equal((await fetch(`${base}/readyz`)).status, 200, 'ready once the catalog is loaded')
     t.equal((await fetch(`${base}/api/docs`)).status, 200, 'docs render without dev dependencies')
+    const demo = await (await fetch(`${base}/`)).text()
+    const script = /src="(\/demo\/app\.[\w-]+\.js)"/.exec(demo)?.[1]
+    t.ok(script, 'DEMO=on serves the demo page from the build')
+    t.equal((await fetch(`${base}${script}`)).status, 200, "the demo's script is bundled from dist/")
 
     const exited = once(child, 'exit')
     child.kill('SIGTERM')

@@ -1,0 +1,154 @@
+/// <reference lib="dom" />
+// One order, followed live through the status stream: its status (role="status"), the deposit
+// address with the bounds and a countdown to `timeout`, and the final amounts with the withdrawal link.
+import type { Following, Order, OrderStatus } from '../../client/index.js'
+import type { Alerts } from './alert.js'
+import type { Client } from './client.js'
+import { byId, el } from './dom.js'
+import { amount, dateTime, duration } from './format.js'
+import type { SandboxPanel } from './sandbox-panel.js'
+
+const STATUS_TEXT: Record<OrderStatus, string> = {
+  AWAITING_USER_DEPOSIT: 'Waiting for your deposit',
+  AWAITING_USER_DEPOSIT_CONFIRMATIONS: 'Deposit seen, waiting for confirmations',
+  PROCESSING: 'Swapping',
+  COMPLETED: 'Completed: the tokens are on their way to you',
+  ERROR: 'The swap failed',
+  TIMED_OUT: 'Expired: no deposit arrived in time',
+}
+const STEPS: Array<[string, OrderStatus]> = [
+  ['Deposit', 'AWAITING_USER_DEPOSIT'],
+  ['Confirm', 'AWAITING_USER_DEPOSIT_CONFIRMATIONS'],
+  ['Swap', 'PROCESSING'],
+  ['Done', 'COMPLETED'],
+]
+
+/** Only http(s) links become anchors: the link comes from the swap service, not from us. */
+const isWebLink = (link: string | null): link is string => link !== null && /^https?:\/\//i.test(link)
+
+export class OrderView {
+  private readonly section = byId('order')
+  private readonly status = byId('status')
+  private readonly steps = byId('steps')
+  private readonly deposit = byId('deposit')
+  private readonly details = byId('order-details')
+  private following: Following | undefined
+  private order: Order | undefined
+  private countdown: HTMLElement | undefined
+
+  constructor(
+    private readonly client: Client,
+    private readonly alerts: Alerts,
+    private readonly sandbox: SandboxPanel | undefined,
+    /** Told when the order reaches its end, so that lists showing it can catch up. */
+    private readonly onEnd: () => void,
+  ) {
+    setInterval(() => this.tick(), 1000)
+  }
+
+  /** Shows the order at once and follows its status to the end. */
+  show(order: Order): void {
+    this.following?.close()
+    this.order = undefined
+    this.render(order)
+    this.section.hidden = false
+    this.section.scrollIntoView({ behavior: 'smooth', block: 'nearest' })
+    this.following = this.client.followOrder(order.uuid, {
+      onSnapshot: (snapshot) => this.render(snapshot),
+      onUpdate: (update) => (update.order ? this.render(update.order) : this.renderStatus(update.status)),
+      onEnd: (final) => {
+        this.render(final)
+        this.onEnd()
+      },
+      onError: (problem) => this.alerts.show('stream', problem),
+    })
+  }
+
+  private render(next: Order): void {
+    // History items and stream updates may lack the deposit address or the tokens: keep what we had.
+    const same = this.order?.uuid === next.uuid ? this.order : undefined
+    const order: Order = { ...same, ...next }
+    for (const key of ['walletAddress', 'depositToken', 'settleToken'] as const) {
+      if (order[key] === undefined && same?.[key] !== undefined) Object.assign(order, { [key]: same[key] })
+    }
+    this.order = order
+    this.alerts.clear('stream')
+    this.renderStatus(order.status)
+    this.renderDeposit(order)
+    this.renderDetails(order)
+    this.sandbox?.showFor(order)
+  }
+
+  private renderStatus(status: OrderStatus): void {
+    this.status.className = `status${status === 'COMPLETED' ? ' done' : status === 'ERROR' || status === 'TIMED_OUT' ? ' failed' : ''}`
+    this.status.replaceChildren(
+      el('span', { class: 'badge' }, status),
+      el('span', { class: 'text' }, STATUS_TEXT[status]),
+    )
+    const at = STEPS.findIndex(([, s]) => s === status)
+    this.steps.hidden = at < 0
+    this.steps.replaceChildren(
+      ...STEPS.map(([name], i) =>
+        el('li', { class: i < at || status === 'COMPLETED' ? 'done' : i === at ? 'current' : '' }, name),
+      ),
+    )
+  }
+
+  private renderDeposit(order: Order): void {
+    this.countdown = undefined
+    if (order.status !== 'AWAITING_USER_DEPOSIT' || !order.walletAddress) {
+      this.deposit.replaceChildren()
+      return
+    }
+    const token = order.depositToken
+    const symbol = token?.symbol ?? ''
+    const copy = el('button', { type: 'button', class: 'small' }, 'Copy')
+    const address = order.walletAddress
+    copy.addEventListener('click', () => {
+      void navigator.clipboard?.writeText(address).then(() => (copy.textContent = 'Copied'))
+    })
+    this.countdown = el('span', { class: 'countdown' })
+    this.deposit.replaceChildren(
+      el(
+        'p',
+        {},
+        `Send between ${amount(order.minimalAmount, symbol)} and ${amount(order.maximalAmount, symbol)}`,
+        token ? ` on ${token.blockchain.name}` : '',
+        ' to:',
+      ),
+      el('div', { class: 'address' }, el('code', {}, address), copy),
+      el('p', {}, 'Expires in ', this.countdown, ` (${dateTime(order.timeout)}).`),
+    )
+    this.tick()
+  }
+
+  private tick(): void {
+    if (!this.countdown || !this.order) return
+    const left = Date.parse(this.order.timeout) - Date.now()
+    this.countdown.textContent = left > 0 ? duration(left) : 'now'
+  }
+
+  private renderDetails(order: Order): void {
+    const from = order.depositToken?.symbol
+    const to = order.settleToken?.symbol
+    const link = order.exchangeWithdrawTxLink
+    const rows: Array<[string, Node | string] | false> = [
+      ['Order', el('code', {}, order.uuid)],
+      ['Pair', from && to ? `${from} → ${to}` : `${order.depositTokenId} → ${order.settleTokenId}`],
+      ['You send', amount(order.intendedAmount, from)],
+      ['Quoted', amount(order.initialQuote, to)],
+      order.depositAmount !== null && ['Deposited', amount(order.depositAmount, from)],
+      order.settleAmount !== null && ['Received', amount(order.settleAmount, to)],
+      ['To', el('code', {}, order.receivingAddress)],
+      order.senderDepositTx !== null && ['Deposit tx', el('code', {}, order.senderDepositTx)],
+      isWebLink(link) && [
+        'Withdrawal',
+        el('a', { href: link, target: '_blank', rel: 'noopener noreferrer' }, 'View the withdrawal'),
+      ],
+      ['Created', dateTime(order.createdAt)],
+    ]
+    this.details.replaceChildren(
+      ...rows.flatMap((row) => (row ? [el('dt', {}, row[0]), el('dd', {}, row[1])] : [])),
+    )
+  }
+}

@@ -1,0 +1,71 @@
+// The demo app (CONTRACT.md §12) at `/`: a page built on the typed client, with its script and styles
+// under /demo/. The bundle is made once, on the first request for it, so gateways that never serve the
+// page (tests, API-only deployments) never pay for it. The routes are hidden from the API document.
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { GatewayError } from '../errors.js'
+import { bundleDemo, type DemoBundle } from './bundle.js'
+import { demoPage } from './document.js'
+
+export interface DemoOptions {
+  apiPrefix: string
+  /** The same-origin mount of the sandbox's control routes; unset when the upstream is real. */
+  sandboxPath?: string
+}
+
+const ASSET_PATH = '/demo'
+
+/** Scripts and styles from the gateway only, no inline code; the page talks to its own origin only. */
+const PAGE_POLICY = {
+  defaultSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  baseUri: ["'none'"],
+  formAction: ["'none'"],
+  frameAncestors: ["'none'"],
+}
+
+const assetParams = z.object({ file: z.string() })
+
+export async function demoPlugin(app: FastifyInstance, opts: DemoOptions) {
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+  let built: Promise<DemoBundle & { page: string }> | undefined
+  const bundle = () => {
+    built ??= bundleDemo().then((b) => ({
+      ...b,
+      page: demoPage({
+        ...b,
+        assetPath: ASSET_PATH,
+        apiPrefix: opts.apiPrefix,
+        sandboxPath: opts.sandboxPath,
+      }),
+    }))
+    return built
+  }
+
+  routes.get(
+    '/',
+    { schema: { hide: true }, config: { cspDirectives: PAGE_POLICY } },
+    async (_request, reply) => {
+      const { page } = await bundle()
+      // Revalidated on every visit: it names the current hashed assets.
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page)
+    },
+  )
+
+  routes.get(
+    `${ASSET_PATH}/:file`,
+    { schema: { hide: true, params: assetParams } },
+    async (request, reply) => {
+      const asset = (await bundle()).assets.get(request.params.file)
+      if (!asset) throw new GatewayError('NOT_FOUND', 'There is no such file.')
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .type(asset.type)
+        .send(asset.body)
+    },
+  )
+}
