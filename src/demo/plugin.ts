@@ -48,7 +48,17 @@ export async function demoPlugin(app: FastifyInstance, opts: DemoOptions) {
 
   routes.get(
     '/',
-    { schema: { hide: true }, config: { cspDirectives: PAGE_POLICY } },
+    {
+      schema: { hide: true },
+      config: {
+        cspDirectives: PAGE_POLICY,
+        answers: {
+          hidden: 'the demo page, not part of the API',
+          success: { 200: { description: 'The demo page.', contentType: 'text/html' } },
+          problems: [],
+        },
+      },
+    },
     async (_request, reply) => {
       const { page } = await bundle()
       // Revalidated on every visit: it names the current hashed assets.
@@ -58,7 +68,16 @@ export async function demoPlugin(app: FastifyInstance, opts: DemoOptions) {
 
   routes.get(
     `${ASSET_PATH}/:file`,
-    { schema: { hide: true, params: assetParams } },
+    {
+      schema: { hide: true, params: assetParams },
+      config: {
+        answers: {
+          hidden: "the demo page's assets",
+          success: { 200: { description: 'A content-hashed script or style sheet of the demo page.' } },
+          problems: ['NOT_FOUND'],
+        },
+      },
+    },
     async (request, reply) => {
       const asset = (await bundle()).assets.get(request.params.file)
       if (!asset) throw new GatewayError('NOT_FOUND', 'There is no such file.')

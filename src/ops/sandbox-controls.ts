@@ -9,6 +9,7 @@ import { text } from 'node:stream/consumers'
 import proxy from '@fastify/http-proxy'
 import type { FastifyInstance } from 'fastify'
 import { GatewayError } from '../errors.js'
+import type { RouteAnswers } from '../edge/route-answers.js'
 
 export interface SandboxControlsOptions {
   apiPrefix: string
@@ -47,10 +48,17 @@ function refusal(status: number | undefined, body: string): GatewayError {
   return new GatewayError('UPSTREAM_ERROR', 'The sandbox failed to answer the control call.')
 }
 
+const CONTROL_ANSWERS: RouteAnswers = {
+  hidden: "the built-in sandbox's control routes, a development aid",
+  success: { 200: { description: "The sandbox's answer, passed through." }, 204: { description: 'Done.' } },
+  problems: ['VALIDATION_FAILED', 'NOT_FOUND', 'UPSTREAM_ERROR', 'UPSTREAM_UNAVAILABLE'],
+}
+
 export async function sandboxControls(app: FastifyInstance, opts: SandboxControlsOptions) {
-  // Not part of the public API: kept out of the OpenAPI document.
+  // Not part of the public API: kept out of the OpenAPI document, declared for what they answer.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true }
+    route.config = { ...route.config, answers: CONTROL_ANSWERS }
   })
   await app.register(proxy, {
     upstream: opts.sandboxUrl,
