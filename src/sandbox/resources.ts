@@ -1,5 +1,8 @@
 // The upstream's documented resources. Every type the sandbox serves is inferred from these
 // schemas, and the conformance tests parse responses with them (strictly) to prove field presence.
+// A deliberate independent copy of the gateway's reading (src/upstream/schemas.ts): the sandbox
+// stands in for the upstream, so it reads the spec on its own (strict, where the gateway's schemas
+// are loose); a misreading on one side then fails a test instead of agreeing with itself.
 import { z } from 'zod'
 
 export const blockchainSchema = z.object({

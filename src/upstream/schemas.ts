@@ -1,5 +1,6 @@
 // The upstream's documented bodies. Only documented fields are checked; loose objects keep the rest,
-// because success bodies are passed through untouched (CONTRACT.md §1.3).
+// because success bodies are passed through untouched. The sandbox keeps its own, deliberately
+// independent copy (src/sandbox/resources.ts), so that the two readings of the spec check each other.
 import { z } from 'zod'
 
 export const ORDER_STATUSES = [

@@ -2,7 +2,8 @@
 // for our public host, including for nonces EIP-4361 itself would not accept.
 import t from 'tap'
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe'
-import { newWallet, SITE, startAuthGateway } from './client.js'
+import { SITE, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 t.test('without a wallet the challenge is the upstream nonce alone', async (t) => {
   const gw = await startAuthGateway(t)

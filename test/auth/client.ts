@@ -3,28 +3,11 @@
 import { parseSetCookie } from 'set-cookie-parser'
 import type { Test } from 'tap'
 import type { PrivateKeyAccount } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { fakeClock } from '../helpers/clock.js'
 import { type GatewayOptions, startGateway } from '../helpers/gateway.js'
 
 export const PUBLIC_ORIGIN = 'http://localhost:3000'
 export const SITE = 'localhost:3000'
-
-export interface MovableClock {
-  now(): number
-  advance(ms: number): void
-}
-
-export function movableClock(): MovableClock {
-  let offset = 0
-  return {
-    now: () => Date.now() + offset,
-    advance(ms) {
-      offset += ms
-    },
-  }
-}
-
-export const newWallet = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey())
 
 export interface Answer {
   status: number
@@ -126,7 +109,7 @@ export async function signAndVerify(
 
 /** A listening gateway (real sockets, for cookies) with a movable clock shared with its sandbox. */
 export async function startAuthGateway(t: Test, opts: GatewayOptions = {}) {
-  const clock = movableClock()
+  const clock = fakeClock({ running: true })
   const gw = await startGateway(t, {
     listen: true,
     ...opts,

@@ -4,7 +4,8 @@
 import t from 'tap'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { orderBody, picks } from '../helpers/picks.js'
-import { newWallet, PUBLIC_ORIGIN, signAndVerify, signIn, startAuthGateway } from './client.js'
+import { PUBLIC_ORIGIN, signAndVerify, signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const PARTNER = 'https://partner.example'
 const VITE = 'http://localhost:5173'

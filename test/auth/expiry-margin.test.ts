@@ -7,7 +7,8 @@ import t from 'tap'
 import { SessionSealer } from '../../src/auth/session-seal.js'
 import { TEST_SESSION_SECRET } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
-import { newWallet, signIn, startAuthGateway } from './client.js'
+import { signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const MINUTE = 60_000
 

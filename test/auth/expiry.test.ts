@@ -4,7 +4,8 @@
 import t from 'tap'
 import { parseSiweMessage } from 'viem/siwe'
 import { orderBody, picks } from '../helpers/picks.js'
-import { newWallet, signAndVerify, signIn, startAuthGateway } from './client.js'
+import { signAndVerify, signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const MINUTE = 60_000
 

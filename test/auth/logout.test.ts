@@ -3,7 +3,8 @@
 // away, sessions keep working (checks fail open) and the instance says so.
 import t, { type Test } from 'tap'
 import { redisServerInstalled, startPrivateRedis } from '../ops/private-redis.js'
-import { Client, newWallet, signIn, startAuthGateway } from './client.js'
+import { Client, signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const sharedRedis = process.env.REDIS_URL
 const noRedis = sharedRedis ? false : 'REDIS_URL is not set: the shared-Redis tests need a real Redis'

@@ -4,7 +4,8 @@
 // Authorization never reach the upstream.
 import t from 'tap'
 import { orderBody, picks } from '../helpers/picks.js'
-import { newWallet, PUBLIC_ORIGIN, signIn, startAuthGateway } from './client.js'
+import { PUBLIC_ORIGIN, signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const PARTNER = 'https://partner.example'
 const UUID = '6f1c1a3e-1d7b-4a7e-9a57-3f0e8b5c2d11'

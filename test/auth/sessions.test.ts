@@ -3,7 +3,8 @@
 import t from 'tap'
 import { SessionSealer } from '../../src/auth/session-seal.js'
 import { TEST_SESSION_SECRET } from '../helpers/gateway.js'
-import { newWallet, signIn, startAuthGateway } from './client.js'
+import { signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const OLD_SECRET = 'old-session-secret-0123456789-abcdefghijk'
 const NEW_SECRET = 'new-session-secret-0123456789-abcdefghijk'

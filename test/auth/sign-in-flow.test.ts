@@ -5,7 +5,8 @@ import t from 'tap'
 import { parseSiweMessage } from 'viem/siwe'
 import { TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
-import { newWallet, SITE, signIn, startAuthGateway } from './client.js'
+import { SITE, signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 t.test('a wallet signs in once, sees its session and user, and its new order in its history', async (t) => {
   const gw = await startAuthGateway(t)

@@ -2,7 +2,7 @@
 // second Nonce line or a hidden preamble past the checks.
 import t from 'tap'
 import { buildMessage, evmChainId, messageProblem, readMessage } from '../../src/auth/siwe-message.js'
-import { newWallet } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const wallet = newWallet()
 const now = new Date('2030-01-01T00:00:00.000Z')

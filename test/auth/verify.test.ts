@@ -3,7 +3,8 @@
 import t from 'tap'
 import { createSiweMessage } from 'viem/siwe'
 import { assertProblem } from '../helpers/problem.js'
-import { newWallet, SITE, signIn, startAuthGateway } from './client.js'
+import { SITE, signIn, startAuthGateway } from './client.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const verifyBody = (address: string, message: string, signature: string, chainId = '1') => ({
   body: { data: { chainId, accountAddress: address }, message, signature },

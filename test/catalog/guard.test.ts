@@ -3,7 +3,7 @@ import t, { type Test } from 'tap'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
-import { manualClock } from './support.js'
+import { fakeClock } from '../helpers/clock.js'
 
 const QUOTE_CALLS = 'GET /v1/tokens/quote'
 const CATALOG_CALLS = 'GET /v1/tokens'
@@ -13,7 +13,7 @@ const quote = (deposit: number, settle: number) =>
   `/api/v1/tokens/quote?depositTokenId=${deposit}&settleTokenId=${settle}&amount=100&amountIsDeposit=true`
 
 async function setup(t: Test) {
-  const clock = manualClock()
+  const clock = fakeClock()
   const gw = await startGateway(t, {
     deps: { clock, catalogTuning: { forcedRefreshIntervalMs: FORCED_INTERVAL_MS } },
   })

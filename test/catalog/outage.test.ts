@@ -4,7 +4,8 @@ import { buildSandbox } from '../../src/sandbox/app.js'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
-import { manualClock, refusingUrl, resettingUpstream, upstreamCatalog } from './support.js'
+import { fakeClock } from '../helpers/clock.js'
+import { refusingUrl, resettingUpstream, upstreamCatalog } from './support.js'
 
 const TOKENS = '/api/v1/tokens'
 const TTL_MS = 300_000
@@ -13,7 +14,7 @@ const MAX_STALE_MS = 3_600_000
 const upstreamTuning = { retries: 0, breakerThreshold: 1_000 }
 
 t.test('with the upstream refusing connections, the last good copy is served as STALE', async (t) => {
-  const clock = manualClock()
+  const clock = fakeClock()
   const { app, sandbox } = await startGateway(t, {
     env: { CATALOG_MAX_STALE_MS: String(MAX_STALE_MS) },
     deps: { clock, upstreamTuning, catalogTuning: { retryBaseMs: 600_000 } },

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { buildSandbox } from '../../src/sandbox/app.js'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
-import { manualClock } from './support.js'
+import { fakeClock } from '../helpers/clock.js'
 
 const TOKENS = '/api/v1/tokens'
 const TTL_MS = 60_000
@@ -15,7 +15,7 @@ const BREAKER_OPEN_MS = 5_000
 const settle = () => new Promise((resolve) => setTimeout(resolve, 60))
 
 t.test('the catalog is fresh again within seconds of the upstream coming back after an outage', async (t) => {
-  const clock = manualClock()
+  const clock = fakeClock()
   const { app, sandbox } = await startGateway(t, {
     env: { CATALOG_TTL_MS: String(TTL_MS) },
     deps: {

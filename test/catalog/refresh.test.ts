@@ -2,7 +2,8 @@ import { eventually } from '../helpers/eventually.js'
 import t from 'tap'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { startSandbox } from '../helpers/sandbox.js'
-import { manualClock, upstreamCatalog } from './support.js'
+import { fakeClock } from '../helpers/clock.js'
+import { upstreamCatalog } from './support.js'
 
 const TOKENS = '/api/v1/tokens'
 const TTL_MS = 300_000
@@ -11,7 +12,7 @@ const CATALOG_CALLS = 'GET /v1/tokens'
 t.test(
   'past its TTL the old copy is served (STALE) while one background load brings the new one',
   async (t) => {
-    const clock = manualClock()
+    const clock = fakeClock()
     const { app, sandbox } = await startGateway(t, { deps: { clock } })
     const before = await app.inject(TOKENS)
     t.equal(before.headers['x-cache-status'], 'HIT')
@@ -55,7 +56,7 @@ t.test(
 )
 
 t.test('an unchanged catalog after the TTL is reloaded without compressing it again', async (t) => {
-  const clock = manualClock()
+  const clock = fakeClock()
   const { app } = await startGateway(t, { deps: { clock } })
   const before = await app.inject(TOKENS)
   clock.advance(TTL_MS + 1)

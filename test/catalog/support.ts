@@ -1,26 +1,10 @@
-// What the catalog tests share: a clock they move by hand, the upstream's own catalog bytes, and
-// addresses where no upstream answers.
+// What the catalog tests share: the upstream's own catalog bytes, and addresses where no upstream
+// answers.
 
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import type { Test } from 'tap'
 import type { Token } from '../../src/upstream/schemas.js'
-
-export interface ManualClock {
-  now(): number
-  advance(ms: number): void
-}
-
-/** Starts at the real time (lru-cache treats a start of 0 as "no TTL"), then moves only when told. */
-export function manualClock(): ManualClock {
-  let now = Date.now()
-  return {
-    now: () => now,
-    advance(ms) {
-      now += ms
-    },
-  }
-}
 
 /** The catalog exactly as the upstream serves it. */
 export async function upstreamCatalog(sandboxUrl: string): Promise<{ raw: Buffer; tokens: Token[] }> {

@@ -10,11 +10,11 @@ import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { hexToString, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { eventually } from '../helpers/eventually.js'
 import { ETH_ADDRESS } from '../helpers/picks.js'
 import { freePort, listen } from '../helpers/ports.js'
 import { runGateway } from '../helpers/process.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
@@ -39,7 +39,7 @@ async function startGateway(t: Test): Promise<string> {
 
 /** A wallet extension as far as the page can tell: window.ethereum, signing with a key held in Node. */
 async function withWallet(page: Page) {
-  const account = privateKeyToAccount(generatePrivateKey())
+  const account = newWallet()
   const signed: string[] = []
   await page.exposeFunction('demoWalletSign', async (hex: Hex) => {
     signed.push(hexToString(hex))

@@ -2,25 +2,15 @@
 // from the gateway's own assets, its Content-Security-Policy blocks nothing it needs (a violation is a
 // console error), it asks nothing of another origin, and "try it out" reaches the gateway.
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { chromium } from 'playwright-core'
 import t from 'tap'
 import { startGateway } from '../helpers/gateway.js'
 import { picks } from '../helpers/picks.js'
+import { freePort } from '../helpers/ports.js'
 
 const CHROMIUM = [chromium.executablePath(), '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
   existsSync(p),
 )
-
-/** A free port, so the gateway's PUBLIC_ORIGIN (the document's server) can name it before it listens. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 t.test(
   'the reference page renders every operation under its CSP and tries a quote against the gateway',

@@ -1,18 +1,8 @@
-// For tests of the tenant key's quota: a clock that stands still unless moved (so every call of a test
-// falls in one known clock second), a quote request, and one unlabelled metric's value.
+// For tests of the tenant key's quota: a quote request, and one unlabelled metric's value. (Their clock
+// is the fake one, standing still unless moved, so every call of a test falls in one clock second.)
 import type { FastifyInstance } from 'fastify'
 import type { Token } from '../../src/upstream/schemas.js'
 import { picks } from './picks.js'
-
-export function frozenClock() {
-  let now = Date.now()
-  return {
-    now: () => now,
-    advance(ms: number) {
-      now += ms
-    },
-  }
-}
 
 /** A quote between two tradable tokens; the amount tells calls apart. */
 export function quoteUrl(tokens: Token[], amount: number): string {

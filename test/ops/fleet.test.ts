@@ -8,8 +8,10 @@ import t from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import { type GatewayOptions, startGateway } from '../helpers/gateway.js'
 import { assertProblem } from '../helpers/problem.js'
-import { frozenClock, metricValue, quoteUrl } from '../helpers/quota.js'
-import { Client, newWallet, PUBLIC_ORIGIN, signIn } from '../auth/client.js'
+import { fakeClock } from '../helpers/clock.js'
+import { metricValue, quoteUrl } from '../helpers/quota.js'
+import { Client, PUBLIC_ORIGIN, signIn } from '../auth/client.js'
+import { newWallet } from '../helpers/wallet.js'
 import { redisServerInstalled, startPrivateRedis } from './private-redis.js'
 
 const sharedRedis = process.env.REDIS_URL
@@ -122,7 +124,7 @@ t.test(
   "UPSTREAM_MAX_RPS caps the sum of both instances' upstream calls in one clock second",
   { skip: noRedis },
   async (t) => {
-    const clock = frozenClock()
+    const clock = fakeClock()
     const { a, b } = await twoGateways(t, { REDIS_URL: sharedRedis!, UPSTREAM_MAX_RPS: '4' }, { clock })
     // A second of its own: the catalog loads at start-up counted in the one before.
     clock.advance(1_000)
@@ -167,7 +169,7 @@ t.test(
   'an upstream 429 seen by one instance stops the other from calling until its Retry-After',
   { skip: noRedis },
   async (t) => {
-    const clock = frozenClock()
+    const clock = fakeClock()
     const { a, b } = await twoGateways(
       t,
       { REDIS_URL: sharedRedis! },
@@ -209,7 +211,7 @@ t.test(
   { skip: noRedisServer },
   async (t) => {
     const redis = await startPrivateRedis(t)
-    const clock = frozenClock()
+    const clock = fakeClock()
     const { a, b } = await twoGateways(
       t,
       { REDIS_URL: redis.url, UPSTREAM_MAX_RPS: '50', RATE_LIMITS: LIMITS },

@@ -2,8 +2,8 @@
 // Redis. Undefined when the binary is not installed (the caller skips with a message).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import type { Test } from 'tap'
+import { freePort } from '../helpers/ports.js'
 
 export interface PrivateRedis {
   url: string
@@ -13,14 +13,6 @@ export interface PrivateRedis {
 }
 
 export const redisServerInstalled = () => !spawnSync('redis-server', ['--version']).error
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 export async function startPrivateRedis(t: Test): Promise<PrivateRedis> {
   const port = await freePort()

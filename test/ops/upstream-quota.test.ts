@@ -4,10 +4,11 @@
 import t from 'tap'
 import { startGateway } from '../helpers/gateway.js'
 import { assertProblem } from '../helpers/problem.js'
-import { frozenClock, metricValue, quoteUrl } from '../helpers/quota.js'
+import { fakeClock } from '../helpers/clock.js'
+import { metricValue, quoteUrl } from '../helpers/quota.js'
 
 async function gateway(t: Parameters<typeof startGateway>[0], env: Record<string, string> = {}) {
-  const clock = frozenClock()
+  const clock = fakeClock()
   const gw = await startGateway(t, { env, deps: { clock } })
   const quote = (amount: number) => gw.app.inject({ url: quoteUrl(gw.sandbox.control.tokens(), amount) })
   const quotes = () => gw.sandbox.control.requestsTo('GET /v1/tokens/quote').length

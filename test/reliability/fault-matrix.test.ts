@@ -3,7 +3,7 @@
 // upstream recovers. One gateway per upstream route; the faults follow one another on it.
 import t, { type Test } from 'tap'
 import type { RouteKey } from '../../src/sandbox/app.js'
-import { newWallet } from '../auth/client.js'
+import { newWallet } from '../helpers/wallet.js'
 import { eventually } from '../helpers/eventually.js'
 import { assertProblem } from '../helpers/problem.js'
 import { follow } from '../stream/follow.js'

@@ -4,7 +4,9 @@
 import { request } from 'undici'
 import type { Test } from 'tap'
 import type { SandboxOptions } from '../../src/sandbox/app.js'
-import { Client, movableClock, newWallet, signIn } from '../auth/client.js'
+import { Client, signIn } from '../auth/client.js'
+import { fakeClock } from '../helpers/clock.js'
+import { newWallet } from '../helpers/wallet.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 
@@ -42,7 +44,7 @@ export interface ReliabilitySetup {
 }
 
 export async function reliableGateway(t: Test, setup: ReliabilitySetup = {}) {
-  const clock = movableClock()
+  const clock = fakeClock({ running: true })
   const gw = await startGateway(t, {
     listen: true,
     env: {

@@ -1,15 +1,12 @@
 // SIWX as a wallet does it: fetch a challenge, sign a message carrying `Nonce: <nonce>` with a
 // real private key (viem), and exchange the signature at /auth/siwx/verify.
 
-import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { z } from 'zod'
+import { newWallet } from '../helpers/wallet.js'
 import { type CallResult, call, TENANT } from './http.js'
 
 export const sessionSchema = z.object({ accessToken: z.string(), refreshToken: z.string() }).strict()
-
-export function newWallet(): PrivateKeyAccount {
-  return privateKeyToAccount(generatePrivateKey())
-}
 
 export function siwxMessage(address: string, nonce: string): string {
   return [

@@ -5,7 +5,8 @@ import t from 'tap'
 import { z } from 'zod'
 import { startSandbox } from '../helpers/sandbox.js'
 import { call, cookiePair, createOrder, TENANT } from './http.js'
-import { challenge, newWallet, sessionSchema, signIn, siwxMessage, verify } from './sign-in.js'
+import { challenge, sessionSchema, signIn, siwxMessage, verify } from './sign-in.js'
+import { newWallet } from '../helpers/wallet.js'
 
 const unauthorized = (message: string) => ({ message, error: 'Unauthorized', statusCode: 401 })
 const generic500 = { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }
