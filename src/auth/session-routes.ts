@@ -62,7 +62,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
           success: {
             200: { description: 'The signed-in user, as the upstream describes it.', body: meSchema },
           },
-          problems: [...BODY_FAILURES, 'AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
+          problems: ['AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
           session: 'required',
         },
       },
@@ -98,7 +98,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
         group: 'auth',
         answers: {
           success: { 200: { description: 'The session was renewed.', body: signInResult } },
-          problems: ['AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
+          problems: [...BODY_FAILURES, 'AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
           session: 'required',
         },
       },

@@ -97,7 +97,7 @@ t.test('a 429 stops the gateway, with the upstream Retry-After in seconds when i
   t.notOk(seconds.unclassified, 'not counted by the breaker, not retried')
   const date = answer('quote', 429, 'slow down', new Date(NOW + 90_000).toUTCString())
   t.same(date.members, { retryAfter: 90 }, 'an HTTP date, counted from the injected clock')
-  t.same(answer('quote', 429, '', undefined).members, {}, 'none given')
+  t.same(answer('quote', 429, '', undefined).members, { retryAfter: 60 }, 'none given: a minute')
 })
 
 t.test('transport failures: refused is unavailable, a lost create is an unknown outcome', async (t) => {
