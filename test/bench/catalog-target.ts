@@ -20,6 +20,7 @@ import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
 import { requestLogging } from '../../src/edge/logging.js'
 import { problems } from '../../src/edge/problems.js'
+import { tracingPlugin } from '../../src/tracing/plugin.js'
 import { DEFAULT_TUNING } from '../../src/upstream/client.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
 import { benchConfig } from './setup.js'
@@ -97,6 +98,8 @@ async function catalogOnly(upstream: string): Promise<string> {
   const app = Fastify({ loggerInstance: pino({ level: 'silent' }) })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  // Trace context as every gateway has it (propagation only: no endpoint).
+  await app.register(tracingPlugin, { config: undefined, upstreamHost: new URL(upstream).host })
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
   const clock = systemClock
