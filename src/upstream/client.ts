@@ -117,6 +117,9 @@ export interface QuotaStats {
   coolDownRefused: number
 }
 
+/** More than one tick of undici's half-second timer clock. */
+const UNDICI_TIMER_SLACK_MS = 1_000
+
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g
 
 export class UpstreamClient {
@@ -243,10 +246,11 @@ export class UpstreamClient {
           path: this.pathOf(call),
           headers: this.headersOf(ctx, call, trace.traceparent),
           body: call.body === undefined ? null : JSON.stringify(call.body),
-          // A backstop only: the attempt's own timer (whole-response.ts) keeps the deadline; an
-          // AbortSignal per call costs more than a timer.
-          headersTimeout: remaining,
-          bodyTimeout: remaining,
+          // A backstop only, set past the deadline: the attempt's own timer (whole-response.ts) keeps
+          // it. undici's timers tick every half second and may fire up to that much early, which
+          // would cut an attempt with time left and start a retry the deadline cannot hold.
+          headersTimeout: remaining + UNDICI_TIMER_SLACK_MS,
+          bodyTimeout: remaining + UNDICI_TIMER_SLACK_MS,
         },
         (status) => {
           headStatus = status
