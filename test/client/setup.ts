@@ -8,23 +8,14 @@ import type { Eip1193Provider } from '../../src/client/wallet.js'
 import { startAuthGateway } from '../auth/client.js'
 import { newWallet } from '../helpers/wallet.js'
 import type { GatewayOptions } from '../helpers/gateway.js'
+import { roomyLimits } from '../helpers/limits.js'
 import { picks } from '../helpers/picks.js'
-
-/** Generous request limits: these tests are about the client, not the rate limiter. */
-export const ROOMY_LIMITS = JSON.stringify({
-  catalog: { max: 100_000, timeWindow: '1 minute' },
-  pricing: { max: 100_000, timeWindow: '1 minute' },
-  create: { max: 100_000, timeWindow: '1 minute' },
-  orders: { max: 100_000, timeWindow: '1 minute' },
-  stream: { max: 100_000, timeWindow: '1 minute' },
-  auth: { max: 100_000, timeWindow: '1 minute' },
-})
 
 export async function clientGateway(t: Test, opts: GatewayOptions = {}) {
   const gw = await startAuthGateway(t, {
     ...opts,
     // Browsers would wait 5 s before reconnecting; a test that counts reconnects need not.
-    env: { RATE_LIMITS: ROOMY_LIMITS, SSE_RETRY_MS: '100', ...opts.env },
+    env: { RATE_LIMITS: roomyLimits(100_000), SSE_RETRY_MS: '100', ...opts.env },
   })
   const p = picks(gw.sandbox.control.tokens())
   const client = (more: GatewayClientOptions = {}) =>

@@ -14,6 +14,7 @@ import { buildSandbox } from '../../src/sandbox/app.js'
 import { TERMINAL_STATUSES } from '../../src/upstream/schemas.js'
 import { TEST_SESSION_SECRET, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
+import { roomyLimits } from '../helpers/limits.js'
 
 export interface SoakOptions {
   /** How long the mixed load runs (after a warm-up of a fifth of it, at most 10 s). */
@@ -83,14 +84,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
       SSE_HEARTBEAT_MS: '1000',
       SSE_RETRY_MS: '200',
       SSE_DRAIN_SPREAD_MS: '0',
-      RATE_LIMITS: JSON.stringify(
-        Object.fromEntries(
-          ['catalog', 'pricing', 'create', 'orders', 'stream', 'auth', 'global'].map((g) => [
-            g,
-            { max: 10_000_000, timeWindow: '1 minute' },
-          ]),
-        ),
-      ),
+      RATE_LIMITS: roomyLimits(10_000_000),
     }),
     { logStream: logs, streamTuning: { pollMs: 500, reopenBaseMs: 50 } },
   )
