@@ -49,7 +49,10 @@ export interface AppDeps {
   clock?: Clock
   /** Randomness of backoff jitter and retry advice: tests make it exact. */
   random?: () => number
+  /** Where log lines go instead of the gateway's own destination: tests read them there. */
   logStream?: DestinationStream
+  /** The file descriptor or path the gateway's own destination writes to (standard output by default). */
+  logTo?: number | string
   upstreamTuning?: Partial<UpstreamTuning>
   /** Status-stream tunables (reopen backoff, poll interval, buffer limit...): tests shorten them. */
   streamTuning?: Partial<StreamTuning>
@@ -83,7 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     allowedOrigins: config.allowedOrigins,
     loopbackDevServers: !production,
   })
-  const { logger, flush: flushLog } = createLogger(config.logLevel, deps.logStream)
+  const { logger, close: closeLog } = createLogger(config.logLevel, deps.logStream, deps.logTo)
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Our own one line per request replaces Fastify's two (edge/logging.ts).
@@ -105,7 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.removeContentTypeParser('text/plain')
   // Last of the onClose hooks to run (they run in reverse order), so the shutdown's own lines go out too.
   app.addHook('onClose', (_app, done) => {
-    flushLog()
+    closeLog()
     done()
   })
 

@@ -1,6 +1,6 @@
 // Process entry: configuration, the sandbox when no upstream is configured, listen, graceful shutdown.
 import closeWithGrace from 'close-with-grace'
-import pino from 'pino'
+import pino, { type Logger } from 'pino'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { type DevUpstream, startDevUpstream } from './dev-upstream.js'
@@ -35,6 +35,9 @@ if (config.sessionSecretGenerated) {
 }
 
 const app = await buildApp({ ...config, upstreamUrl }, sandbox ? { sandbox } : {})
+// Closing writes the log's last lines; this covers an exit that close-with-grace forces when closing hangs.
+// (app.log is the pino logger buildApp made; Fastify's type for it leaves flush out.)
+process.once('exit', () => (app.log as Logger).flush())
 
 closeWithGrace({ delay: config.shutdownTimeoutMs, logger: false }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'closing after an uncaught error')

@@ -1,5 +1,6 @@
 // The gateway's pino logger: its level, the redaction of secrets, and where its lines go.
 import pino, { type DestinationStream, type Logger } from 'pino'
+import { LogBatches } from './log-batches.js'
 
 // Exact paths only: wildcard paths make pino inspect every log call, which cost more than the rest
 // of the per-request line. Tokens, bodies and signatures are never passed to the logger at all (the
@@ -17,16 +18,20 @@ export const REDACT_PATHS = [
 
 export interface GatewayLogger {
   logger: Logger
-  /** Writes out what the destination still holds; buildApp calls it when the app closes. */
-  flush(): void
+  /** Writes out what the destination still holds and stops its timer; buildApp calls it on close. */
+  close(): void
 }
 
 /**
- * Standard output through pino's own asynchronous destination: a line is handed to the OS at once
- * when no write is in flight, and lines logged meanwhile go out together with the next write.
+ * Lines go to `stream` when one is given (tests read them there), else in batches to `to`: a file
+ * descriptor (standard output by default) or a file's path.
  */
-export function createLogger(level: string, stream?: DestinationStream): GatewayLogger {
-  const own = stream ? undefined : pino.destination({ dest: 1, sync: false })
+export function createLogger(
+  level: string,
+  stream?: DestinationStream,
+  to: number | string = 1,
+): GatewayLogger {
+  const own = stream ? undefined : new LogBatches(to)
   const logger = pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, stream ?? own)
-  return { logger, flush: () => own?.flushSync() }
+  return { logger, close: () => own?.close() }
 }

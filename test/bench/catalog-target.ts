@@ -86,8 +86,8 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 
 async function gateway(upstream: string): Promise<string> {
   const config = benchConfig(upstream)
-  // The process's own log destination (app.ts), pointed at /dev/null.
-  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
+  // The gateway's own log destination (edge/log-batches.ts), pointed at /dev/null.
+  const app = await buildApp(config, { logTo: '/dev/null' })
   process.on('message', (message) => {
     if (message === 'stats') process.send?.({ stats: app.catalog.stats() })
   })

@@ -8,7 +8,6 @@ import http from 'node:http'
 import proxy from '@fastify/http-proxy'
 import Fastify from 'fastify'
 import { buildApp } from '../../src/app.js'
-import pino from 'pino'
 import { buildSandbox } from '../../src/sandbox/app.js'
 import { BENCH_TENANT_KEY, benchConfig } from './setup.js'
 
@@ -31,7 +30,7 @@ if (mode === 'sandbox') {
 } else if (mode === 'gateway' && upstream) {
   const otel = Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_'))
   const config = benchConfig(upstream, Object.fromEntries(otel) as Record<string, string>)
-  const app = await buildApp(config, { logStream: pino.destination({ dest: '/dev/null', sync: false }) })
+  const app = await buildApp(config, { logTo: '/dev/null' })
   url = await app.listen({ port: 0, host: '127.0.0.1' })
 } else if (mode === 'otlp-sink') {
   const server = http.createServer((req, res) => {

@@ -2,11 +2,15 @@
 // their documented interfaces, pinned so that the upgrade which breaks one fails here, by name,
 // rather than quietly costing speed or memory. docs/performance.md lists each measure and its figure.
 import { once } from 'node:events'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import cookie from '@fastify/cookie'
 import Fastify from 'fastify'
 import helmet from 'helmet'
+import pino from 'pino'
 import t from 'tap'
 import { headersOf } from '../../src/edge/security-headers.js'
 
@@ -62,5 +66,17 @@ t.test(
     const res = await app.inject({ url: '/', headers: { cookie: 'x=1' } })
     t.equal(seen, null, 'no cookie object until cookiesOf parses one')
     t.match(String(res.headers['set-cookie']), /^a=b/, 'Set-Cookie is still written')
+  },
+)
+
+t.test(
+  'edge/log-batches.ts: pino.destination with `sync: true` has written a batch when write returns',
+  async (t) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sync-destination-')), 'out.log')
+    const destination = pino.destination({ dest: file, sync: true })
+    t.teardown(() => destination.end())
+    const batch = `${'{"msg":"x"}\n'.repeat(400)}`
+    destination.write(batch)
+    t.equal(readFileSync(file, 'utf8'), batch, 'the whole batch is in the file, with nothing left pending')
   },
 )
