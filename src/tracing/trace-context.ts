@@ -40,13 +40,22 @@ export interface Tracing {
   shutdown(): Promise<void>
 }
 
-/** A trace we take part in without recording it: it is its own upstream calls' trace context. */
-class PassedOnTrace implements RequestTrace, CallTrace {
+/**
+ * A trace we take part in without recording it. It keeps the client's parent id, if any, and makes
+ * its upstream calls' `traceparent` only when they happen: a request without one (a cached catalog, a
+ * stream after its snapshot) holds its trace id and nothing else.
+ */
+class PassedOnTrace implements RequestTrace {
   constructor(
     readonly traceId: string,
-    readonly traceparent: string,
+    /** The client's parent id and flags: passed on unchanged, as a transparent hop does. */
+    readonly passedOn: { parentId: string; flags: string } | undefined,
   ) {}
+}
 
+/** One upstream call of a trace we do not record. */
+class PassedOnCall implements CallTrace {
+  constructor(readonly traceparent: string) {}
   attempted(): void {}
   end(): void {}
 }
@@ -60,12 +69,12 @@ const TRACEPARENT = /^([\da-f]{2})-(?!0{32})([\da-f]{32})-(?!0{16})([\da-f]{16})
 function continued(header: string): PassedOnTrace | undefined {
   const m = TRACEPARENT.exec(header.trim())
   if (!m || m[1] === 'ff' || (m[1] === '00' && m[5] !== undefined)) return undefined
-  return new PassedOnTrace(m[2]!, `00-${m[2]}-${m[3]}-${m[4]}`)
+  return new PassedOnTrace(m[2]!, { parentId: m[3]!, flags: m[4]! })
 }
 
 /** Trace context propagation alone, with no SDK: for a gateway that exports no spans. */
 export function propagationOnly(): Tracing {
-  // Random bytes drawn 4 KiB at a time: one system call per 170 new traces.
+  // Random bytes drawn 4 KiB at a time: one system call per 256 trace ids (or 512 parent ids).
   const pool = Buffer.alloc(4096)
   let used = pool.length
   const randomHex = (bytes: number) => {
@@ -76,18 +85,21 @@ export function propagationOnly(): Tracing {
     used += bytes
     return pool.toString('hex', used - bytes, used)
   }
-  const started = () => {
-    const traceId = randomHex(16)
-    // Flags 00: nobody records this trace, so the upstream need not either.
-    return new PassedOnTrace(traceId, `00-${traceId}-${randomHex(8)}-00`)
-  }
+  // Flags 00 on a trace we start: nobody records it, so the upstream need not either.
+  const callOf = (trace: PassedOnTrace) =>
+    new PassedOnCall(
+      trace.passedOn
+        ? `00-${trace.traceId}-${trace.passedOn.parentId}-${trace.passedOn.flags}`
+        : `00-${trace.traceId}-${randomHex(8)}-00`,
+    )
   return {
     begin(_method, headers) {
       const given = headers.traceparent
-      return (typeof given === 'string' && continued(given)) || started()
+      return (typeof given === 'string' && continued(given)) || new PassedOnTrace(randomHex(16), undefined)
     },
     finish() {},
-    call: (trace) => (trace as PassedOnTrace | undefined) ?? started(),
+    call: (trace) =>
+      callOf((trace as PassedOnTrace | undefined) ?? new PassedOnTrace(randomHex(16), undefined)),
     shutdown: async () => {},
   }
 }

@@ -168,6 +168,22 @@ t.test(
   },
 )
 
+t.test("without an endpoint, a request's upstream calls carry the trace id its log line names", async (t) => {
+  const gw = await startGateway(t)
+  const p = picks(gw.sandbox.control.tokens())
+  const quoteUrl = `/api/v1/tokens/quote?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amount=100&amountIsDeposit=true`
+  await gw.app.inject(quoteUrl)
+  await gw.app.inject(quoteUrl)
+  const sent = gw.sandbox.control.requestsTo(QUOTE_ROUTE).map((r) => String(r.headers.traceparent))
+  const logged = gw.logs
+    .lines()
+    .filter((l) => l.msg === 'request completed' && String(l.url).includes('/quote'))
+    .map((l) => l.traceId)
+  t.equal(sent.length, 2)
+  t.same(sent.map(traceIdOf), logged, "each call sends its request's trace id")
+  for (const traceparent of sent) t.match(traceparent, /^00-[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-00$/)
+})
+
 t.test('a browser on an allowed origin may send its traceparent: the preflight allows it', async (t) => {
   const partner = 'https://partner.example'
   const { app } = await startGateway(t, { env: { ALLOWED_ORIGINS: partner } })
