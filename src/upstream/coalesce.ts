@@ -10,19 +10,25 @@ type Waited<T> = { value: T } | { error: unknown; ownDeadline: boolean }
 
 const outOfTime = () => new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.')
 
+/** A call in flight, and the deadline of the caller that started it (the call ends by then). */
+interface Shared<T> {
+  promise: Promise<T>
+  deadline: number
+}
+
 export class Coalescer<T> {
-  private readonly inFlight = new Map<string, Promise<T>>()
+  private readonly inFlight = new Map<string, Shared<T>>()
 
   constructor(private readonly clock: Clock) {}
 
   async run(key: string, ctx: CallContext, call: (ctx: CallContext) => Promise<T>): Promise<T> {
-    const pending = this.inFlight.get(key)
-    if (!pending) {
-      const started = call(ctx).finally(() => this.inFlight.delete(key))
-      this.inFlight.set(key, started)
-      return started
+    const shared = this.inFlight.get(key)
+    if (!shared) {
+      const promise = call(ctx).finally(() => this.inFlight.delete(key))
+      this.inFlight.set(key, { promise, deadline: ctx.deadline })
+      return promise
     }
-    const waited = await this.join(pending, ctx)
+    const waited = await this.join(shared, ctx)
     if ('value' in waited) return waited.value
     const theirTimeRanOut =
       !waited.ownDeadline &&
@@ -34,23 +40,24 @@ export class Coalescer<T> {
   }
 
   /** Waits for the shared call within this caller's own deadline, counting the wait as its upstream time. */
-  private async join(pending: Promise<T>, ctx: CallContext): Promise<Waited<T>> {
+  private async join(shared: Shared<T>, ctx: CallContext): Promise<Waited<T>> {
     const started = performance.now()
+    const outcome = shared.promise.then(
+      (value): Waited<T> => ({ value }),
+      (error: unknown): Waited<T> => ({ error, ownDeadline: false }),
+    )
     let timer: NodeJS.Timeout | undefined
-    const deadline = new Promise<Waited<T>>((resolve) => {
-      timer = setTimeout(
-        () => resolve({ error: outOfTime(), ownDeadline: true }),
-        Math.max(0, ctx.deadline - this.clock.now()),
-      )
-    })
     try {
-      return await Promise.race([
-        pending.then(
-          (value) => ({ value }),
-          (error: unknown) => ({ error, ownDeadline: false }),
-        ),
-        deadline,
-      ])
+      // The shared call ends by its starter's deadline: a joiner with no earlier deadline (the usual
+      // one: same time limit, later arrival) needs no timer of its own.
+      if (ctx.deadline >= shared.deadline) return await outcome
+      const deadline = new Promise<Waited<T>>((resolve) => {
+        timer = setTimeout(
+          () => resolve({ error: outOfTime(), ownDeadline: true }),
+          Math.max(0, ctx.deadline - this.clock.now()),
+        )
+      })
+      return await Promise.race([outcome, deadline])
     } finally {
       clearTimeout(timer)
       if (ctx.timing) ctx.timing.ms += performance.now() - started

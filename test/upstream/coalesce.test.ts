@@ -1,0 +1,74 @@
+// Identical calls in flight share one upstream call; every caller that joins keeps its own deadline.
+// A joiner whose deadline comes no earlier than the starter's waits for the shared call itself (which
+// ends by the starter's deadline); one with an earlier deadline stops waiting at its own.
+import type { FastifyBaseLogger } from 'fastify'
+import t from 'tap'
+import { systemClock } from '../../src/clock.js'
+import { GatewayError } from '../../src/errors.js'
+import { Coalescer } from '../../src/upstream/coalesce.js'
+import type { CallContext } from '../../src/upstream/client.js'
+
+const contextEndingIn = (ms: number): CallContext => ({
+  requestId: `r${ms}`,
+  log: {} as FastifyBaseLogger,
+  deadline: Date.now() + ms,
+  timing: { ms: 0 },
+})
+
+function deferred<T>() {
+  let resolve!: (value: T) => void
+  let reject!: (err: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
+
+t.test('a joiner with a later deadline gets the shared answer; one call is made', async (t) => {
+  const coalescer = new Coalescer<string>(systemClock)
+  const upstream = deferred<string>()
+  let calls = 0
+  const call = () => {
+    calls++
+    return upstream.promise
+  }
+  const first = coalescer.run('k', contextEndingIn(1_000), call)
+  const joinerCtx = contextEndingIn(2_000)
+  const joiner = coalescer.run('k', joinerCtx, call)
+  setTimeout(() => upstream.resolve('answer'), 30)
+  t.same(await Promise.all([first, joiner]), ['answer', 'answer'])
+  t.equal(calls, 1)
+  t.ok(joinerCtx.timing!.ms >= 20, "the wait counts as the joiner's upstream time")
+})
+
+t.test('a joiner with an earlier deadline stops waiting at its own deadline', async (t) => {
+  const coalescer = new Coalescer<string>(systemClock)
+  const upstream = deferred<string>()
+  const first = coalescer.run('k', contextEndingIn(5_000), () => upstream.promise)
+  const joiner = coalescer.run('k', contextEndingIn(50), () => upstream.promise)
+  await t.rejects(joiner, { code: 'UPSTREAM_TIMEOUT' }, 'the joiner times out on its own clock')
+  upstream.resolve('late answer')
+  t.equal(await first, 'late answer', 'the starter still gets the answer')
+})
+
+t.test(
+  "a joiner with time left asks again itself when the shared call ran out of the starter's time",
+  async (t) => {
+    const coalescer = new Coalescer<string>(systemClock)
+    const upstream = deferred<string>()
+    let calls = 0
+    const first = coalescer.run('k', contextEndingIn(20), () => {
+      calls++
+      return upstream.promise
+    })
+    const joiner = coalescer.run('k', contextEndingIn(5_000), () => {
+      calls++
+      return Promise.resolve('own answer')
+    })
+    upstream.reject(new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.'))
+    await t.rejects(first, { code: 'UPSTREAM_TIMEOUT' })
+    t.equal(await joiner, 'own answer')
+    t.equal(calls, 2)
+  },
+)
