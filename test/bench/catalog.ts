@@ -14,11 +14,13 @@ import { createInterface } from 'node:readline'
 import { Pool, request } from 'undici'
 import type { CatalogStats } from '../../src/catalog/cache.js'
 import { scriptArgs } from './script.js'
-import { startTarget } from './spawn.js'
+import { cpuMicrosOf, startTarget } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = 32
 const ROUNDS = 2
+/** A second bare server in the gateway's place: how far two identical servers differ on this machine. */
+const CONTROL = process.env.BENCH_CONTROL === '1'
 
 interface CatalogTarget {
   url: string
@@ -36,6 +38,15 @@ async function startCatalogTarget(args: string[]): Promise<CatalogTarget> {
   })
   const { url } = JSON.parse(line) as { url: string }
   return { url, child, stop: () => child.kill('SIGKILL') }
+}
+
+/** CPU the target spent per request while `run` loaded it, in µs (steadier than throughput here). */
+async function withCpu<T extends { total: number }>(target: CatalogTarget, run: () => Promise<T>) {
+  const before = cpuMicrosOf(target.child.pid)
+  const r = await run()
+  const after = cpuMicrosOf(target.child.pid)
+  const cpu = before === undefined || after === undefined ? Number.NaN : (after - before) / r.total
+  return { ...r, cpu }
 }
 
 function statsOf(target: CatalogTarget): Promise<CatalogStats> {
@@ -78,7 +89,7 @@ async function rps(url: string, headers: Record<string, string>, expect: number,
   return { rps: total / elapsed, mbps: bytes / elapsed / 1e6, total }
 }
 
-type Cell = { rps: number; mbps: number }
+type Cell = { rps: number; mbps: number; cpu: number }
 
 export async function benchCatalog() {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'))
@@ -100,14 +111,20 @@ export async function benchCatalog() {
     const catalogOnly = await startCatalogTarget(['catalog-only', sandbox.url])
     const bare = await startCatalogTarget(['bare', dir])
     const naive = await startCatalogTarget(['naive', dir])
-    targets.push(catalogOnly, bare, naive)
+    const measured = CONTROL ? await startCatalogTarget(['bare', dir]) : gateway
+    targets.push(catalogOnly, bare, naive, ...(CONTROL ? [measured] : []))
     for (const url of [bare.url, `${catalogOnly.url}/api/v1/tokens`]) {
       const same = await raw(url, { 'accept-encoding': 'br' })
       if (!same.body.equals(br.body) || same.etag !== br.etag)
         throw new Error(`${url} must send the same bytes`)
     }
 
-    const urls = { gateway: path, 'catalog only': `${catalogOnly.url}/api/v1/tokens`, bare: bare.url }
+    const urls = {
+      gateway: CONTROL ? measured.url : path,
+      'catalog only': `${catalogOnly.url}/api/v1/tokens`,
+      bare: bare.url,
+    }
+    const processes = { gateway: measured, 'catalog only': catalogOnly, bare }
     const scenarios = [
       ['br', { 'accept-encoding': 'br' }, 200],
       ['gzip', { 'accept-encoding': 'gzip' }, 200],
@@ -119,17 +136,20 @@ export async function benchCatalog() {
     let served = 0
     for (const [name, headers, expect] of scenarios) {
       const best = {
-        gateway: { rps: 0, mbps: 0 },
-        'catalog only': { rps: 0, mbps: 0 },
-        bare: { rps: 0, mbps: 0 },
+        gateway: { rps: 0, mbps: 0, cpu: Number.POSITIVE_INFINITY },
+        'catalog only': { rps: 0, mbps: 0, cpu: Number.POSITIVE_INFINITY },
+        bare: { rps: 0, mbps: 0, cpu: Number.POSITIVE_INFINITY },
       }
       for (const url of Object.values(urls)) await rps(url, headers, expect, 1)
       // Interleaved rounds, best of each: the machine's other load hits every target alike.
       for (let round = 0; round < ROUNDS; round++) {
         for (const [target, url] of Object.entries(urls) as Array<[keyof typeof urls, string]>) {
-          const r = await rps(url, headers, expect)
+          const r = await withCpu(processes[target], () => rps(url, headers, expect))
           if (target === 'gateway') served += r.total
-          if (r.rps > best[target].rps) best[target] = { rps: r.rps, mbps: r.mbps }
+          // Best of the rounds: the most requests per second, the least CPU per request.
+          const cell = best[target]
+          if (r.rps > cell.rps) Object.assign(cell, { rps: r.rps, mbps: r.mbps })
+          cell.cpu = Math.min(cell.cpu, r.cpu)
         }
       }
       results[name] = best
@@ -140,7 +160,8 @@ export async function benchCatalog() {
 
     console.log(
       `\ncatalog: ${identity.body.length} bytes (br ${br.body.length}, gzip ${gzip.body.length}); ` +
-        `${CONNECTIONS} connections, best of ${ROUNDS} x ${SECONDS}s per cell`,
+        `${CONNECTIONS} connections, best of ${ROUNDS} x ${SECONDS}s per cell` +
+        (CONTROL ? ' (control: "gateway" is a second bare server)' : ''),
     )
     console.table(
       Object.fromEntries(
@@ -153,6 +174,9 @@ export async function benchCatalog() {
             'gateway/bare': Number((r.gateway.rps / r.bare.rps).toFixed(2)),
             'catalog-only/bare': Number((r['catalog only'].rps / r.bare.rps).toFixed(2)),
             'gateway MB/s': Math.round(r.gateway.mbps),
+            'CPU µs/req gateway': Number(r.gateway.cpu.toFixed(1)),
+            'CPU µs/req bare': Number(r.bare.cpu.toFixed(1)),
+            'CPU gateway/bare': Number((r.gateway.cpu / r.bare.cpu).toFixed(2)),
           },
         ]),
       ),
@@ -168,12 +192,13 @@ export async function benchCatalog() {
       `for scale: JSON.stringify per request (bare node:http, identity) ${Math.round(naiveRps)} req/s = ` +
         `${(naiveRps / results.identity!.bare.rps).toFixed(3)}x the bare static identity`,
     )
-    console.log(
-      `gateway work counters over ${served} measured requests (plus warm-ups): compressions ` +
-        `${before.compressions} -> ${after.compressions}, serializations ${before.serializations} -> ` +
-        `${after.serializations}, upstream loads ${before.refreshes} -> ${after.refreshes}, ` +
-        `cache hits ${before.hits} -> ${after.hits}`,
-    )
+    if (!CONTROL)
+      console.log(
+        `gateway work counters over ${served} measured requests (plus warm-ups): compressions ` +
+          `${before.compressions} -> ${after.compressions}, serializations ${before.serializations} -> ` +
+          `${after.serializations}, upstream loads ${before.refreshes} -> ${after.refreshes}, ` +
+          `cache hits ${before.hits} -> ${after.hits}`,
+      )
   } finally {
     for (const target of [...targets, sandbox]) target.stop()
     rmSync(dir, { recursive: true, force: true })

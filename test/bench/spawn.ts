@@ -15,7 +15,7 @@ export interface Target {
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on every Linux we run on). */
 const USER_HZ = 100
 
-function cpuMicrosOf(pid: number | undefined): number | undefined {
+export function cpuMicrosOf(pid: number | undefined): number | undefined {
   try {
     // Fields after the command name: state is the 1st, utime the 12th, stime the 13th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
