@@ -9,7 +9,7 @@
 import pino, { type DestinationStream } from 'pino'
 
 const BATCH_CHARS = 4096
-export const FLUSH_EVERY_MS = 250
+const FLUSH_EVERY_MS = 250
 
 export class LogBatches implements DestinationStream {
   private lines: string[] = []

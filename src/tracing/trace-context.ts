@@ -1,8 +1,9 @@
 // W3C Trace Context for every request and every upstream call (CONTRACT.md §9), whether spans are
 // exported or not. Without an OTLP endpoint no SDK runs: the gateway takes part in the trace the
 // way a transparent hop does, passing the client's `traceparent` on to the upstream unchanged (or,
-// without one, a new trace's, made once per request), and logs its trace id. That costs a header
-// read and a string per request; spans (otel.ts) cost more and are made only when exported.
+// without one, a new trace's: its id made once per request, a parent id per upstream call), and logs
+// its trace id. That costs a header read and a string per request; spans (otel.ts) cost more and are
+// made only when exported.
 // The header's format is small and fixed, so it is read here rather than with OpenTelemetry's
 // packages: loading them took most of the time Fastify itself takes to load, on every start.
 import { randomFillSync } from 'node:crypto'
