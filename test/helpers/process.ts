@@ -32,7 +32,7 @@ export function runGateway(env: Record<string, string>): GatewayProcess {
     for (const w of waiters.splice(0)) w()
   })
   const exited = once(child, 'exit').then(([code]) => code as number | null)
-  async function waitFor(pred: (line: Record<string, unknown>) => boolean, ms = 20_000) {
+  async function waitFor(pred: (line: Record<string, unknown>) => boolean, ms = 60_000) {
     const deadline = Date.now() + ms
     for (;;) {
       const found = lines.find(pred)
