@@ -202,7 +202,9 @@ t.test('the Dockerfile builds what the build produces and runs it as the test ab
   const stages = dockerfile.split(/^FROM /m).slice(1)
   t.ok(stages.length >= 2, 'multi-stage')
   const version = Number(/ARG NODE_VERSION=(\d+)/.exec(dockerfile)?.[1])
-  t.ok(version >= 22 && version % 2 === 0, `a supported Node LTS (${version})`)
+  const engines = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).engines.node as string
+  const tested = [...engines.matchAll(/\^(\d+)\./g)].map((m) => Number(m[1]))
+  t.equal(version, Math.max(...tested), `the newest Node line the package is tested on (${engines})`)
   for (const stage of stages) t.match(stage, /^node:\$\{NODE_VERSION\}/, 'every stage on that Node')
 
   const [builder] = stages
