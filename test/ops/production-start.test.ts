@@ -17,7 +17,7 @@ const run = promisify(execFile)
 const ROOT = process.cwd()
 
 // Compiling the whole project and installing its production dependencies take a while on two cores.
-t.setTimeout(300_000)
+t.setTimeout(600_000)
 
 /** What production never runs: compilers, bundlers, test runners, linters, the sandbox's packages. */
 const DEVELOPMENT_ONLY = [
@@ -143,19 +143,20 @@ t.test(
     t.match(noUpstream.stderr, /UPSTREAM_URL is not set and this build has no sandbox/, 'and says why')
 
     const sandbox = await startSandbox(t, { tenantKey: TEST_TENANT_KEY })
+    const productionEnv = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      UPSTREAM_URL: sandbox.url,
+      TENANT_API_KEY: TEST_TENANT_KEY,
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_PORT: '0',
+      DEMO: 'on',
+    }
     const child = spawn(process.execPath, [pkg.main], {
       cwd: app,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        UPSTREAM_URL: sandbox.url,
-        TENANT_API_KEY: TEST_TENANT_KEY,
-        SESSION_SECRET: TEST_SESSION_SECRET,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        METRICS_PORT: '0',
-        DEMO: 'on',
-      },
+      env: productionEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stderr = ''
@@ -190,6 +191,15 @@ t.test(
     )
     t.equal(stderr, '', 'nothing on stderr: no error, no deprecation warning')
     t.notMatch(JSON.stringify(lines), TEST_TENANT_KEY, 'the tenant key is not logged')
+
+    // A build without the demo's files (tsc alone) refuses DEMO=on at start rather than fail a visit.
+    await rm(join(app, 'dist', 'demo', 'assets'), { recursive: true })
+    const noDemo = await run(process.execPath, [pkg.main], { cwd: app, env: productionEnv }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    )
+    t.not(noDemo.code, 0, 'DEMO=on without the demo files: no start')
+    t.match(noDemo.stderr, /this build has no demo files: build with `npm run build`/, 'and says why')
   },
 )
 
