@@ -1,11 +1,11 @@
 # syntax=docker/dockerfile:1
 # The gateway as a container: built with the full toolchain, run with production dependencies only,
 # as the unprivileged `node` user, started by `node` itself (PID 1 receives SIGTERM and drains; `npm
-# start` would not pass the signal on). Node 22 is an LTS line; bump NODE_VERSION to 24 when ready.
-ARG NODE_VERSION=22
+# start` would not pass the signal on). Node 26 is the Active LTS line, and CI runs the whole suite on it.
+ARG NODE_VERSION=26
 
-# 1. Compile TypeScript to dist/.
-FROM node:${NODE_VERSION}-bookworm-slim AS build
+# 1. Compile TypeScript to dist/ and bundle the demo page's script into dist/demo/assets.
+FROM node:${NODE_VERSION}-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,14 +13,14 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# 2. Production dependencies only (no TypeScript, tap, tsx, eslint...).
-FROM node:${NODE_VERSION}-bookworm-slim AS deps
+# 2. Production dependencies only: no compiler, bundler, test runner or sandbox package.
+FROM node:${NODE_VERSION}-trixie-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # 3. The runtime image. Files stay owned by root: the server can read its code but not change it.
-FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+FROM node:${NODE_VERSION}-trixie-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

@@ -29,7 +29,6 @@ import { securityHeaders } from './edge/security-headers.js'
 import { docsRoutes } from './ops/docs/plugin.js'
 import { health } from './ops/health.js'
 import { opsEdge } from './ops/plugin.js'
-import { sandboxControls } from './ops/sandbox-controls.js'
 import { MemoryIdempotencyStore } from './orders/idempotency-store.js'
 import { ordersPlugin } from './orders/plugin.js'
 import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
@@ -226,7 +225,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     version: API_VERSION,
     publicOrigin: config.publicOrigin,
   })
-  if (sandbox) await app.register(sandboxControls, { apiPrefix: config.apiPrefix, sandboxUrl: sandbox.url })
+  if (sandbox) {
+    // Loaded only beside the built-in sandbox: its proxy is a development dependency.
+    const { sandboxControls } = await import('./ops/sandbox-controls.js')
+    await app.register(sandboxControls, { apiPrefix: config.apiPrefix, sandboxUrl: sandbox.url })
+  }
   if (config.demo) {
     // The page's sandbox buttons call the control routes where sandboxControls mounts them.
     const sandboxPath = sandbox ? `${config.apiPrefix}/sandbox` : undefined

@@ -1,7 +1,7 @@
 // SIWX challenges: a single-use nonce from the upstream and, for a known wallet, a ready EIP-4361
 // message naming the asking page's site (its allowed Origin, or PUBLIC_ORIGIN for clients without
 // one), so a wallet can sign at once without warning its user about another site.
-import { getAddress } from 'viem'
+import { getAddress } from './address.js'
 import type { Clock } from '../clock.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { challengeSchema } from '../upstream/schemas.js'

@@ -1,5 +1,5 @@
 // Inputs of the auth routes (CONTRACT.md §7), checked before any upstream call.
-import { isAddress } from 'viem'
+import { isAddress } from './address.js'
 import { z } from 'zod'
 import { bodyField, bodyObject, queryField } from '../edge/field-messages.js'
 

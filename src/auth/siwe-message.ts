@@ -1,16 +1,12 @@
-// EIP-4361 (Sign-In with Ethereum) messages, built and read with viem's maintained implementation.
-// The upstream owns the nonce and only promises a string, while EIP-4361 wants 8+ alphanumerics (and
-// viem refuses anything else). A nonce of other visible ASCII is still carried verbatim: the message
-// is built and parsed with a conforming stand-in in the Nonce field, then the stand-in is swapped for
-// the upstream's nonce, so every other field keeps the library's exact layout and checks. A nonce with
-// spaces or control characters cannot sit on one line safely: no message is built for it.
-import { type Address, getAddress } from 'viem'
-import { createSiweMessage, parseSiweMessage, type SiweMessage, validateSiweMessage } from 'viem/siwe'
+// EIP-4361 (Sign-In with Ethereum) messages as the gateway writes and checks them: the EIP's line
+// layout, built for the gateway's own sites and read back field by field with the whole message
+// anchored, so no text can hide before, between or after the fields. The upstream owns the nonce and
+// only promises a string, while EIP-4361 wants 8+ alphanumerics: a nonce of other visible ASCII is
+// carried verbatim (the upstream judges it); one with spaces or control characters cannot sit on one
+// line safely, and no message is built for it.
+import { type Address, getAddress, sameAddress } from './address.js'
 
-const CONFORMING_NONCE = /^[A-Za-z0-9]{8,}$/
 const CARRIABLE_NONCE = /^[\x21-\x7e]+$/
-/** Never a real nonce: only ever used while viem formats or parses the message. */
-const STAND_IN = 'GatewayNonceStandIn0'
 const NONCE_LINE = /^Nonce: (.*)$/m
 const NONCE_LINES = /^Nonce: /gm
 /**
@@ -18,6 +14,26 @@ const NONCE_LINES = /^Nonce: /gm
  * every line: a message that hides it below a first line must not dodge the checks.
  */
 const PREAMBLE = /^(?:([a-zA-Z][a-zA-Z0-9+.-]*):\/\/)?(\S+) wants you to sign in with your (.+) account:$/m
+/**
+ * The whole message, EIP-4361's ABNF line by line, the optional fields in the EIP's order. Without a
+ * statement, the ABNF keeps both blank lines; builders that write only one are read as well.
+ */
+const MESSAGE = new RegExp(
+  [
+    String.raw`^(?:(?<scheme>[a-zA-Z][a-zA-Z0-9+.-]*):\/\/)?(?<domain>\S+) wants you to sign in with your Ethereum account:\n`,
+    String.raw`(?<address>0x[0-9a-fA-F]{40})\n\n(?:(?<statement>[^\n]+)\n\n|\n)?`,
+    String.raw`URI: (?<uri>\S+)\nVersion: (?<version>[^\n]+)\nChain ID: (?<chainId>[1-9]\d{0,15})\n`,
+    String.raw`Nonce: (?<nonce>[\x21-\x7e]+)\nIssued At: (?<issuedAt>[^\n]+)`,
+    String.raw`(?:\nExpiration Time: (?<expirationTime>[^\n]+))?(?:\nNot Before: (?<notBefore>[^\n]+))?`,
+    String.raw`(?:\nRequest ID: (?<requestId>[^\n]*))?(?:\nResources:(?<resources>(?:\n- [^\n]+)*))?$`,
+  ].join(''),
+)
+/** RFC 3339 date-time, as EIP-4361's timestamps are written. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/
+/** An authority EIP-4361 builders accept: a dotted host name, an IPv4 address or localhost, with a port. */
+const DOMAIN =
+  /^(?:(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:[a-zA-Z]{2,63}|xn--[a-zA-Z0-9-]{0,58}[a-zA-Z0-9])|(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)|localhost)(?::\d{1,5})?$/i
+const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*$/
 
 export interface MessageFields {
   /** The authority (host, and port when not the scheme's default) of the gateway's public origin. */
@@ -32,30 +48,53 @@ export interface MessageFields {
   expirationTime: Date
 }
 
+/** An EIP-4361 message's fields as written (timestamps too: they are checked, not trusted, here). */
+export interface SiweFields {
+  scheme?: string
+  domain: string
+  address: string
+  statement?: string
+  uri: string
+  version: string
+  chainId: number
+  nonce: string
+  issuedAt: string
+  expirationTime?: string
+  notBefore?: string
+  requestId?: string
+  resources?: string[]
+}
+
 export function canCarryNonce(nonce: string): boolean {
   return CARRIABLE_NONCE.test(nonce)
 }
 
+const oneLine = (value: string) => value !== '' && !/[\r\n]/.test(value)
+
 /**
  * The message text, or undefined for a nonce that cannot be carried (see the file header) or a domain
- * viem's strict builder refuses (a single-label host such as `gateway:3000`, an IPv6 literal).
+ * that EIP-4361 signers refuse (a single-label host such as `gateway:3000`, an IPv6 literal).
  */
 export function buildMessage(fields: MessageFields): string | undefined {
-  if (!canCarryNonce(fields.nonce)) return undefined
-  const conforming = CONFORMING_NONCE.test(fields.nonce)
-  let text: string
-  try {
-    text = createSiweMessage({
-      ...fields,
-      // EIP-4361: without a scheme, https is implied; say it only when it is something else.
-      scheme: fields.scheme === 'https' ? undefined : fields.scheme,
-      nonce: conforming ? fields.nonce : STAND_IN,
-      version: '1',
-    })
-  } catch {
+  if (!canCarryNonce(fields.nonce) || !DOMAIN.test(fields.domain) || !SCHEME.test(fields.scheme))
     return undefined
-  }
-  return conforming ? text : text.replace(`\nNonce: ${STAND_IN}\n`, `\nNonce: ${fields.nonce}\n`)
+  if (!Number.isSafeInteger(fields.chainId) || ![fields.uri, fields.statement].every(oneLine))
+    return undefined
+  // EIP-4361: without a scheme, https is implied; say it only when it is something else.
+  const site = fields.scheme === 'https' ? fields.domain : `${fields.scheme}://${fields.domain}`
+  return [
+    `${site} wants you to sign in with your Ethereum account:`,
+    getAddress(fields.address),
+    '',
+    fields.statement,
+    '',
+    `URI: ${fields.uri}`,
+    'Version: 1',
+    `Chain ID: ${fields.chainId}`,
+    `Nonce: ${fields.nonce}`,
+    `Issued At: ${fields.issuedAt.toISOString()}`,
+    `Expiration Time: ${fields.expirationTime.toISOString()}`,
+  ].join('\n')
 }
 
 export type ReadMessage =
@@ -65,7 +104,7 @@ export type ReadMessage =
   | { kind: 'other-chain'; domain: string; scheme: string | undefined }
   | { kind: 'no-nonce' }
   | { kind: 'malformed' }
-  | { kind: 'eip4361'; fields: Partial<SiweMessage>; nonce: string }
+  | { kind: 'eip4361'; fields: SiweFields; nonce: string }
 
 export function readMessage(text: string): ReadMessage {
   const preamble = PREAMBLE.exec(text)
@@ -73,17 +112,25 @@ export function readMessage(text: string): ReadMessage {
   if (preamble.index !== 0) return { kind: 'malformed' }
   if (preamble[3] !== 'Ethereum')
     return { kind: 'other-chain', domain: preamble[2] ?? '', scheme: preamble[1] }
-  const nonce = NONCE_LINE.exec(text)?.[1]
-  if (nonce === undefined) return { kind: 'no-nonce' }
+  if (!NONCE_LINE.test(text)) return { kind: 'no-nonce' }
   // One Nonce line only, so the upstream and this check cannot read different ones.
-  if (!canCarryNonce(nonce) || (text.match(NONCE_LINES)?.length ?? 0) > 1) return { kind: 'malformed' }
-  const fields = parseSiweMessage(
-    CONFORMING_NONCE.test(nonce) ? text : text.replace(NONCE_LINE, `Nonce: ${STAND_IN}`),
-  )
-  if (!fields.address || !fields.domain || !fields.uri || fields.chainId === undefined || !fields.nonce) {
-    return { kind: 'malformed' }
+  if ((text.match(NONCE_LINES)?.length ?? 0) > 1) return { kind: 'malformed' }
+  const g = MESSAGE.exec(text)?.groups
+  if (!g) return { kind: 'malformed' }
+  const fields: SiweFields = {
+    domain: g.domain!,
+    address: g.address!,
+    uri: g.uri!,
+    version: g.version!,
+    chainId: Number(g.chainId),
+    nonce: g.nonce!,
+    issuedAt: g.issuedAt!,
   }
-  return { kind: 'eip4361', fields, nonce }
+  for (const key of ['scheme', 'statement', 'expirationTime', 'notBefore', 'requestId'] as const) {
+    if (g[key] !== undefined) fields[key] = g[key]
+  }
+  if (g.resources !== undefined) fields.resources = g.resources.split('\n- ').slice(1)
+  return { kind: 'eip4361', fields, nonce: fields.nonce }
 }
 
 export interface Expectations {
@@ -94,21 +141,37 @@ export interface Expectations {
   now: Date
 }
 
+/** The time a timestamp names, or undefined when it is not an RFC 3339 date-time. */
+function timeOf(value: string): number | undefined {
+  const ms = DATE_TIME.test(value) ? Date.parse(value) : NaN
+  return Number.isNaN(ms) ? undefined : ms
+}
+
 /** Why an EIP-4361 message must be refused, or undefined when it is ours, for this wallet, and current. */
-export function messageProblem(fields: Partial<SiweMessage>, expect: Expectations): string | undefined {
+export function messageProblem(fields: SiweFields, expect: Expectations): string | undefined {
   if (fields.domain !== expect.domain) return `the message is for ${fields.domain}, not this site`
   if ((fields.scheme ?? 'https') !== expect.scheme) return 'the message names another scheme than this site'
   if (fields.chainId !== expect.chainId) return 'the message names another chain than data.chainId'
-  let address: Address
   try {
-    address = getAddress(expect.address)
+    getAddress(expect.address)
   } catch {
     return 'data.accountAddress is not an Ethereum address'
   }
-  if (!validateSiweMessage({ message: fields, time: expect.now })) {
+  const now = expect.now.getTime()
+  const [issued, expires, notBefore] = [fields.issuedAt, fields.expirationTime, fields.notBefore].map(
+    (value) => (value === undefined ? null : timeOf(value)),
+  )
+  if (
+    fields.version !== '1' ||
+    issued === undefined ||
+    expires === undefined ||
+    notBefore === undefined ||
+    (expires !== null && now >= expires) ||
+    (notBefore !== null && now < notBefore)
+  ) {
     return 'the message is not well-formed or outside its validity window'
   }
-  if (!validateSiweMessage({ message: fields, address, time: expect.now })) {
+  if (!sameAddress(fields.address, expect.address)) {
     return 'the message names another address than data.accountAddress'
   }
   return undefined

@@ -1,8 +1,12 @@
-// The demo page's script, bundled by esbuild from page/main (TypeScript under tsx, the compiled
-// JavaScript in dist/) with the typed client it imports, into memory: no build step, no files on disk.
-// Output names carry esbuild's content hash, so browsers may cache them for a year.
+// The demo page's script and styles. Run from the sources (`npm start`, the tests), the script is
+// bundled by esbuild from page/main with the typed client it imports, into memory, so an edit shows at
+// the next start. Run from the build (`node dist/server.js`), the files `npm run build` wrote beside
+// this module are served as they are: production needs no bundler (esbuild is a development dependency).
+// Names carry a content hash, so browsers may cache them for a year.
 import { createHash } from 'node:crypto'
-import { basename, extname } from 'node:path'
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { basename, extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEMO_STYLES } from './styles.js'
 
@@ -23,16 +27,23 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 }
+const typeOf = (name: string) => TYPES[extname(name)] ?? 'application/octet-stream'
+
+/** Where `npm run build` writes the files, relative to this module in the build. */
+const BUILT = 'assets'
+/** Names the script and the style sheet among the built files. */
+const MANIFEST = 'manifest.json'
+
+const fromSources = extname(import.meta.url) === '.ts'
+const builtDir = fileURLToPath(new URL(BUILT, import.meta.url))
 
 const contentHash = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 12)
 
+/** Bundles page/main (TypeScript) with esbuild, which only the sources' side ever loads. */
 export async function bundleDemo(): Promise<DemoBundle> {
-  // Loaded only when the demo is served: production images without the demo never start esbuild.
   const esbuild = await import('esbuild')
-  // This module runs as .ts under tsx and as .js from dist/; the page's entry sits beside it either way.
-  const entry = fileURLToPath(new URL(`./page/main${extname(import.meta.url)}`, import.meta.url))
   const result = await esbuild.build({
-    entryPoints: [entry],
+    entryPoints: [fileURLToPath(new URL('./page/main.ts', import.meta.url))],
     bundle: true,
     write: false,
     format: 'esm',
@@ -48,14 +59,42 @@ export async function bundleDemo(): Promise<DemoBundle> {
   let script = ''
   for (const file of result.outputFiles) {
     const name = basename(file.path)
-    assets.set(name, {
-      body: Buffer.from(file.contents),
-      type: TYPES[extname(name)] ?? 'application/octet-stream',
-    })
+    assets.set(name, { body: Buffer.from(file.contents), type: typeOf(name) })
     if (name.endsWith('.js')) script = name
   }
   const css = Buffer.from(DEMO_STYLES)
   const style = `styles.${contentHash(css)}.css`
-  assets.set(style, { body: css, type: TYPES['.css']! })
+  assets.set(style, { body: css, type: typeOf(style) })
   return { assets, script, style }
+}
+
+/** Writes a bundle where the build's demo module reads it (`<outDir>/demo/assets`). */
+export async function writeDemo(bundle: DemoBundle, outDir: string): Promise<void> {
+  const dir = join(outDir, 'demo', BUILT)
+  await rm(dir, { recursive: true, force: true })
+  await mkdir(dir, { recursive: true })
+  for (const [name, asset] of bundle.assets) await writeFile(join(dir, name), asset.body)
+  await writeFile(join(dir, MANIFEST), JSON.stringify({ script: bundle.script, style: bundle.style }))
+}
+
+async function readDemo(): Promise<DemoBundle> {
+  const { script, style } = JSON.parse(await readFile(join(builtDir, MANIFEST), 'utf8')) as {
+    script: string
+    style: string
+  }
+  const assets = new Map<string, Asset>()
+  for (const name of await readdir(builtDir)) {
+    if (name !== MANIFEST)
+      assets.set(name, { body: await readFile(join(builtDir, name)), type: typeOf(name) })
+  }
+  return { assets, script, style }
+}
+
+/**
+ * How this process gets the demo's files: undefined when it cannot (a build made without `npm run
+ * build`'s demo step), so the gateway refuses to start with DEMO on rather than fail on the first visit.
+ */
+export function demoSource(): (() => Promise<DemoBundle>) | undefined {
+  if (fromSources) return bundleDemo
+  return existsSync(join(builtDir, MANIFEST)) ? readDemo : undefined
 }

@@ -1,11 +1,12 @@
 // The demo app (CONTRACT.md §12) at `/`: a page built on the typed client, with its script and styles
-// under /demo/. The bundle is made once, on the first request for it, so gateways that never serve the
-// page (tests, API-only deployments) never pay for it. The routes are hidden from the API document.
+// under /demo/. The files are bundled or read once, on the first request for them, so gateways that
+// never serve the page (tests, API-only deployments) never pay for it. The routes are hidden from the
+// API document.
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { GatewayError } from '../errors.js'
-import { bundleDemo, type DemoBundle } from './bundle.js'
+import { type DemoBundle, demoSource } from './bundle.js'
 import { demoPage } from './document.js'
 
 export interface DemoOptions {
@@ -31,10 +32,16 @@ const PAGE_POLICY = {
 const assetParams = z.object({ file: z.string() })
 
 export async function demoPlugin(app: FastifyInstance, opts: DemoOptions) {
+  const source = demoSource()
+  if (!source) {
+    throw new Error(
+      "DEMO is on but this build has no demo files: build with `npm run build` (it bundles the demo's script), or set DEMO=off",
+    )
+  }
   const routes = app.withTypeProvider<ZodTypeProvider>()
   let built: Promise<DemoBundle & { page: string }> | undefined
   const bundle = () => {
-    built ??= bundleDemo().then((b) => ({
+    built ??= source().then((b) => ({
       ...b,
       page: demoPage({
         ...b,

@@ -12,6 +12,9 @@ t.test('npm start without UPSTREAM_URL starts the sandbox and says so in its fir
   t.equal(health.status, 200)
   const tokens = await fetch(`${url}/api/v1/orders/${crypto.randomUUID()}`)
   t.equal(tokens.status, 404, 'the sandbox answers through the gateway')
+  t.equal((await fetch(`${url}/`)).status, 200, 'the demo page, bundled from the sources')
+  t.equal((await fetch(`${url}/api/sandbox/streams`)).status, 200, "the sandbox's controls, mounted")
+  t.equal(gw.stderr(), '', 'nothing on stderr: no deprecation or other warning')
 })
 
 t.test('production without UPSTREAM_URL or SESSION_SECRET refuses to start, naming them', async (t) => {

@@ -1,10 +1,10 @@
-// What the container runs, without a container: `npm run build` output started by `node` itself from a
-// directory holding only dist/, package.json and the production dependencies; and the Dockerfile read
-// against that build.
+// What the container runs, without a container: the Dockerfile's stages on this machine. `npm run build`
+// over a copy of what the build stage copies; the lockfile's production install (`npm ci --omit=dev`,
+// from npm's cache when it has the packages) beside the build output; the server started by `node`
+// itself from there. Then the Dockerfile read against that build.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync } from 'node:fs'
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -16,26 +16,46 @@ import { startSandbox } from '../helpers/sandbox.js'
 const run = promisify(execFile)
 const ROOT = process.cwd()
 
-// Compiling the whole project takes a while on two cores.
-t.setTimeout(240_000)
+// Compiling the whole project and installing its production dependencies take a while on two cores.
+t.setTimeout(600_000)
 
-/**
- * The top-level packages `npm ci --omit=dev` installs: the lockfile's entries not marked dev, less the
- * optional ones npm skipped on this platform (esbuild's binaries for other systems).
- */
-async function productionPackages(): Promise<string[]> {
-  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { dev?: boolean; devOptional?: boolean; optional?: boolean }>
+/** What production never runs: compilers, bundlers, test runners, linters, the sandbox's packages. */
+const DEVELOPMENT_ONLY = [
+  'typescript',
+  'esbuild',
+  'tsx',
+  'tap',
+  'eslint',
+  'prettier',
+  '@fastify/http-proxy',
+  '@fastify/reply-from',
+  'viem',
+  '@scure/base',
+  'playwright-core',
+]
+
+/** Every package under a node_modules folder, nested ones included: name → count of copies. */
+async function installed(dir: string, found = new Map<string, number>()): Promise<Map<string, number>> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue
+    const names = entry.name.startsWith('@')
+      ? (await readdir(join(dir, entry.name))).map((n) => `${entry.name}/${n}`)
+      : [entry.name]
+    for (const name of names) {
+      found.set(name, (found.get(name) ?? 0) + 1)
+      await installed(join(dir, name, 'node_modules'), found)
+    }
   }
-  return Object.entries(lock.packages)
-    .filter(
-      ([path, entry]) =>
-        /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path) &&
-        !entry.dev &&
-        !entry.devOptional &&
-        (!entry.optional || existsSync(join(ROOT, path))),
-    )
-    .map(([path]) => path.slice('node_modules/'.length))
+  return found
+}
+
+async function sizeOf(path: string): Promise<number> {
+  const info = await stat(path)
+  if (!info.isDirectory()) return info.size
+  let total = 0
+  for (const name of await readdir(path)) total += await sizeOf(join(path, name))
+  return total
 }
 
 function logLines(child: ChildProcess) {
@@ -71,36 +91,49 @@ t.test(
   async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-prod-'))
     t.teardown(() => rm(dir, { recursive: true, force: true }))
+    const [build, app] = [join(dir, 'build'), join(dir, 'app')]
 
-    await run('npm', ['run', 'build', '--', '--outDir', join(dir, 'dist')], {
-      cwd: ROOT,
-      maxBuffer: 16 << 20,
-    })
-    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+    // The build stage: the lockfile, the TypeScript settings and src/, with the full install.
+    await mkdir(build)
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src'])
+      await cp(join(ROOT, file), join(build, file), { recursive: true })
+    await symlink(join(ROOT, 'node_modules'), join(build, 'node_modules'))
+    await run('npm', ['run', 'build'], { cwd: build, maxBuffer: 16 << 20 })
+
+    // The runtime stage: package.json, the production install, the build output.
+    await mkdir(app)
+    for (const file of ['package.json', 'package-lock.json']) await cp(join(ROOT, file), join(app, file))
+    await run(
+      'npm',
+      ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+      {
+        cwd: app,
+        maxBuffer: 16 << 20,
+      },
+    )
+    const pkg = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as {
       main: string
       dependencies: Record<string, string>
-      devDependencies: Record<string, string>
     }
-    await writeFile(join(dir, 'package.json'), JSON.stringify(pkg))
-    const packages = await productionPackages()
-    for (const name of Object.keys(pkg.dependencies))
-      t.ok(packages.includes(name), `${name} is a production package`)
-    for (const name of ['typescript', 'tap', 'tsx', 'eslint'])
-      t.notOk(packages.includes(name), `${name} is left out`)
-    await Promise.all(
-      packages.map((name) =>
-        cp(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), { recursive: true }),
-      ),
+    const packages = await installed(join(app, 'node_modules'))
+    for (const name of Object.keys(pkg.dependencies)) t.ok(packages.has(name), `${name} is installed`)
+    for (const name of DEVELOPMENT_ONLY) t.notOk(packages.has(name), `${name} is left out`)
+    t.notOk(
+      [...packages.keys()].some((name) => name.startsWith('@esbuild/')),
+      "no bundler's binary",
     )
+    const megabytes = (await sizeOf(join(app, 'node_modules'))) / 1e6
+    t.comment(`the production install: ${packages.size} packages, ${megabytes.toFixed(1)} MB`)
+    await cp(join(build, 'dist'), join(app, 'dist'), { recursive: true })
 
-    const built = await readdir(join(dir, 'dist'), { recursive: true })
+    const built = await readdir(join(app, 'dist'), { recursive: true })
     t.notOk(
       built.some((file) => file.startsWith('sandbox')),
       'no sandbox code in the build',
     )
-    t.notOk(pkg.dependencies['@scure/base'], 'the sandbox-only dependency is not a production one')
+    t.ok(built.includes(join('demo', 'assets', 'manifest.json')), "the demo's files are built")
     const noUpstream = await run(process.execPath, [pkg.main], {
-      cwd: dir,
+      cwd: app,
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', PORT: '0', METRICS_PORT: '0' },
     }).then(
       () => ({ code: 0, stderr: '' }),
@@ -110,19 +143,20 @@ t.test(
     t.match(noUpstream.stderr, /UPSTREAM_URL is not set and this build has no sandbox/, 'and says why')
 
     const sandbox = await startSandbox(t, { tenantKey: TEST_TENANT_KEY })
+    const productionEnv = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      UPSTREAM_URL: sandbox.url,
+      TENANT_API_KEY: TEST_TENANT_KEY,
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_PORT: '0',
+      DEMO: 'on',
+    }
     const child = spawn(process.execPath, [pkg.main], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        UPSTREAM_URL: sandbox.url,
-        TENANT_API_KEY: TEST_TENANT_KEY,
-        SESSION_SECRET: TEST_SESSION_SECRET,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        METRICS_PORT: '0',
-        DEMO: 'on',
-      },
+      cwd: app,
+      env: productionEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stderr = ''
@@ -155,8 +189,17 @@ t.test(
       lines.some((l) => /shutting down/.test(String(l.msg))),
       'the shutdown is logged',
     )
-    t.notMatch(stderr, /Error|Cannot find/, 'nothing on stderr')
+    t.equal(stderr, '', 'nothing on stderr: no error, no deprecation warning')
     t.notMatch(JSON.stringify(lines), TEST_TENANT_KEY, 'the tenant key is not logged')
+
+    // A build without the demo's files (tsc alone) refuses DEMO=on at start rather than fail a visit.
+    await rm(join(app, 'dist', 'demo', 'assets'), { recursive: true })
+    const noDemo = await run(process.execPath, [pkg.main], { cwd: app, env: productionEnv }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    )
+    t.not(noDemo.code, 0, 'DEMO=on without the demo files: no start')
+    t.match(noDemo.stderr, /this build has no demo files: build with `npm run build`/, 'and says why')
   },
 )
 
@@ -169,7 +212,9 @@ t.test('the Dockerfile builds what the build produces and runs it as the test ab
   const stages = dockerfile.split(/^FROM /m).slice(1)
   t.ok(stages.length >= 2, 'multi-stage')
   const version = Number(/ARG NODE_VERSION=(\d+)/.exec(dockerfile)?.[1])
-  t.ok(version >= 22 && version % 2 === 0, `a supported Node LTS (${version})`)
+  const engines = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).engines.node as string
+  const tested = [...engines.matchAll(/\^(\d+)\./g)].map((m) => Number(m[1]))
+  t.equal(version, Math.max(...tested), `the newest Node line the package is tested on (${engines})`)
   for (const stage of stages) t.match(stage, /^node:\$\{NODE_VERSION\}/, 'every stage on that Node')
 
   const [builder] = stages

@@ -4,12 +4,13 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import t from 'tap'
+import { UNCOVERED_CHILD } from '../helpers/process.js'
 import { call } from './http.js'
 
 function startMain(env: Record<string, string>) {
   return spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
     cwd: new URL('../..', import.meta.url),
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...UNCOVERED_CHILD, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
 }
