@@ -37,6 +37,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
             200: { description: 'The session as the gateway sees it; never 401.', body: sessionAnswer },
           },
           problems: [],
+          session: 'optional',
         },
       },
     },
@@ -133,6 +134,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
         answers: {
           success: { 204: { description: 'The session is cleared and revoked.' } },
           problems: [...BODY_FAILURES],
+          session: 'optional',
         },
       },
     },

@@ -1,5 +1,6 @@
 // The demo page's script, bundled by esbuild from page/main (TypeScript under tsx, the compiled
-// JavaScript in dist/) with the typed client it imports, into memory: no build step, no files on disk.
+// JavaScript in dist/) with the typed client it imports (the swap-gateway-client workspace: its
+// sources under tsx, its build from dist/), into memory: no build step, no files on disk.
 // Output names carry esbuild's content hash, so browsers may cache them for a year.
 import { createHash } from 'node:crypto'
 import { basename, extname } from 'node:path'
@@ -24,12 +25,16 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 }
 
+/** The client package's export condition naming its TypeScript sources (packages/client/package.json). */
+const CLIENT_SOURCES = 'swap-gateway-source'
+
 const contentHash = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 12)
 
 export async function bundleDemo(): Promise<DemoBundle> {
   // Loaded only when the demo is served: production images without the demo never start esbuild.
   const esbuild = await import('esbuild')
   // This module runs as .ts under tsx and as .js from dist/; the page's entry sits beside it either way.
+  const fromSources = extname(import.meta.url) === '.ts'
   const entry = fileURLToPath(new URL(`./page/main${extname(import.meta.url)}`, import.meta.url))
   const result = await esbuild.build({
     entryPoints: [entry],
@@ -37,6 +42,7 @@ export async function bundleDemo(): Promise<DemoBundle> {
     write: false,
     format: 'esm',
     platform: 'browser',
+    conditions: fromSources ? [CLIENT_SOURCES] : [],
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify: true,
     sourcemap: 'linked',

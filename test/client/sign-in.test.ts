@@ -2,7 +2,7 @@
 // (Node has no cookies), and a lapsed session signed back in once with the call repeated, the create
 // with its own Idempotency-Key and attributed to the user.
 import t from 'tap'
-import type { FetchLike } from '../../src/client/index.js'
+import type { FetchLike } from 'swap-gateway-client'
 import { orderBody } from '../helpers/picks.js'
 import { clientGateway, rejection, walletProvider } from './setup.js'
 
