@@ -98,7 +98,13 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       config: {
         group: 'auth',
         answers: {
-          success: { 200: { description: 'The session was renewed.', body: signInResult } },
+          success: {
+            200: {
+              description: 'The session was renewed.',
+              body: signInResult,
+              headers: { 'Set-Cookie': 'The renewed session cookie.' },
+            },
+          },
           problems: [...BODY_FAILURES, 'AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
           session: 'required',
         },
@@ -132,7 +138,12 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       config: {
         group: 'global',
         answers: {
-          success: { 204: { description: 'The session is cleared and revoked.' } },
+          success: {
+            204: {
+              description: 'The session is cleared and revoked.',
+              headers: { 'Set-Cookie': 'Clears the session cookie.' },
+            },
+          },
           problems: [...BODY_FAILURES],
           session: 'optional',
         },

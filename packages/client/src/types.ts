@@ -6,19 +6,24 @@
 import type { components, operationEvents, operationProblems, operations } from './openapi-types.js'
 
 type Schemas = components['schemas']
-/** One flat object type, so editors and errors show the fields rather than an intersection. */
-type Flat<T> = T extends object ? { [K in keyof T]: T[K] } : T
+type Schema<N extends keyof Schemas> = Schemas[N]
 
 export type Blockchain = Schemas['Blockchain']
 export type Token = Schemas['Token']
 export type OrderStatus = Schemas['OrderStatus']
 export type TradePathLeg = Schemas['TradePathLeg']
+// Interfaces rather than aliases of the generated intersections, so editors and compile errors name
+// them (`Property 'depositAddress' does not exist on type 'Order'`).
+/* eslint-disable @typescript-eslint/no-empty-object-type */
 /** An order read by uuid: with its deposit address (`walletAddress`) and its two tokens. */
-export type Order = Flat<Schemas['Order']>
+export interface Order extends Schema<'Order'> {}
 /** The created order: the same fields as an order read. */
-export type OrderCreated = Flat<Schemas['OrderCreated']>
+export interface OrderCreated extends Schema<'OrderCreated'> {}
 /** An order as history lists it: its tokens, no `walletAddress`. */
-export type OrderHistoryItem = Flat<Schemas['OrderHistoryItem']>
+export interface OrderHistoryItem extends Schema<'OrderHistoryItem'> {}
+/** The status stream's first event: the order. */
+export interface Snapshot extends Schema<'Snapshot'> {}
+/* eslint-enable @typescript-eslint/no-empty-object-type */
 export type OrderHistory = Schemas['OrderHistory']
 export type Quote = Schemas['Quote']
 /** The upstream's swap limits, untouched: its fields are not documented, so none is typed. */
@@ -29,8 +34,6 @@ export type Challenge = Schemas['Challenge']
 /** Who is signed in: discriminated on `signedIn`, then on `expired`. */
 export type SessionView = Schemas['Session']
 export type SignInResult = Schemas['SignInResult']
-/** The status stream's first event: the order. */
-export type Snapshot = Flat<Schemas['Snapshot']>
 /** A status change, with the order re-read after it. */
 export type StatusUpdate = Schemas['StatusUpdate']
 /** The problem document every failure answers. */
