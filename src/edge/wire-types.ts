@@ -28,11 +28,7 @@ export function builtOn<
   Shape extends z.ZodRawShape,
   Config extends z.core.$ZodObjectConfig,
   S extends z.ZodRawShape,
->(
-  base: z.ZodObject<Shape, Config>,
-  shape: S,
-  meta: { id: string; description: string },
-) {
+>(base: z.ZodObject<Shape, Config>, shape: S, meta: { id: string; description: string }) {
   const id = z.globalRegistry.get(base)?.id
   if (!id) throw new Error(`builtOn(${meta.id}): the base schema has no id`)
   const builtOn: BaseSchema = { id, keys: Object.keys(base.shape) }

@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'
 import t, { type Test } from 'tap'
 import { clientGateway, walletProvider } from '../client/setup.js'
-import { ETH_ADDRESS, orderBody } from '../helpers/picks.js'
+import { orderBody } from '../helpers/picks.js'
 import { roomyLimits } from '../helpers/limits.js'
 
 // Some hundred requests, a few of them retried upstream failures.

@@ -35,7 +35,6 @@ export type ProblemDocument<C extends ProblemCode = ProblemCode> = Omit<Problem,
 
 // The members are copied from the document in the constructor; this interface types them from the
 // Problem schema instead of a second list of members (declaration merging with the class below).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface GatewayProblem<C extends ProblemCode = ProblemCode> extends ProblemDocument<C> {
   /** The client method whose call failed. */
   method?: ClientMethod
