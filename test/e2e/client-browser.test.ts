@@ -3,19 +3,14 @@
 // cookie and signIn resolves; from 127.0.0.1 to localhost (two sites to a browser) it keeps none, and
 // signIn says so, naming both origins and the way out, instead of resolving into a page that is not
 // signed in.
-import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import t, { type Test } from 'tap'
-import { startGateway } from '../helpers/gateway.js'
-import { freePort, listen } from '../helpers/ports.js'
+import { CHROMIUM, launchBrowser, listeningGateway } from '../helpers/browser.js'
+import { listen } from '../helpers/ports.js'
 import { newWallet } from '../helpers/wallet.js'
-
-const CHROMIUM = [chromium.executablePath(), '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
-  existsSync(p),
-)
 
 /** The client package as a frontend's bundler would ship it, from its sources. */
 async function clientBundle(): Promise<string> {
@@ -80,16 +75,8 @@ t.test(
   { skip: !CHROMIUM && 'no Chromium' },
   async (t) => {
     const pagePort = await frontend(t)
-    const port = await freePort()
-    const api = `http://localhost:${port}`
-    const gw = await startGateway(t, { env: { PUBLIC_ORIGIN: api } })
-    await gw.app.listen({ port, host: 'localhost' })
-
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    })
-    t.teardown(() => browser.close())
+    const { origin: api } = await listeningGateway(t, 'localhost')
+    const browser = await launchBrowser(t)
     const wallet = newWallet()
 
     const sameSite = await browser.newPage()

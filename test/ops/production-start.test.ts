@@ -89,9 +89,15 @@ t.test(
       t.notOk(packages.includes(name), `${name} is left out`)
     await Promise.all(
       packages.map((name) =>
-        cp(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), { recursive: true }),
+        cp(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), {
+          recursive: true,
+          verbatimSymlinks: true,
+        }),
       ),
     )
+    // The client workspace (node_modules links to it), which the demo bundles: as the image holds it.
+    for (const file of ['package.json', 'dist'])
+      await cp(join(ROOT, 'packages/client', file), join(dir, 'packages/client', file), { recursive: true })
 
     const built = await readdir(join(dir, 'dist'), { recursive: true })
     t.notOk(
