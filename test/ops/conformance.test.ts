@@ -1,7 +1,7 @@
-// Every answer the gateway gives is declared by its operation in the OpenAPI document (CONTRACT.md
-// §11.1): valid and invalid requests, over real HTTP, to every operation the document lists (origin
-// refusals, rate limits, path parameters over the limit, upstream failures included), each answer's
-// status, headers and body checked against the served document with ajv. An undeclared status, a
+// Every answer the gateway gives is declared by its operation in the OpenAPI document: valid and
+// invalid requests, over real HTTP, to every operation the document lists (origin refusals, rate
+// limits, path parameters over the limit, upstream failures included), each answer's status,
+// headers and body checked against the served document with ajv. An undeclared status, a
 // required header missing, a header a client reads left undeclared, or a body off its schema fails.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'

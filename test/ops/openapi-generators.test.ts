@@ -1,6 +1,5 @@
-// CONTRACT.md §11: a frontend team generates its client from the served document with the tools
-// teams use, and gets types without holes: openapi-typescript (as for openapi-fetch) and
-// @hey-api/openapi-ts, whose generated SDK then follows an order's status stream with typed events.
+// A frontend team generates its client from the served document with the tools teams use, and gets
+// types without holes: openapi-typescript (as for openapi-fetch) and @hey-api/openapi-ts, whose generated SDK then follows an order's status stream with typed events.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -58,7 +58,9 @@ type QueryInput<O extends OperationId> = { [K in keyof QueryOf<O>]: Param<QueryO
 
 export type TokenFilters = QueryInput<'listTokens'>
 export type QuoteParams = QueryInput<'getQuote'>
-export type SwapLimitsParams = QueryInput<'getSwapLimits'>
+/** The pair, and any other parameter, which the gateway forwards to the swap service as given. */
+export type SwapLimitsParams = QueryInput<'getSwapLimits'> &
+  Record<string, string | number | boolean | undefined>
 export type HistoryParams = QueryInput<'listOrders'>
 /** `chainId` as a number (`1`) or as the text the gateway takes (`1`, `eip155:1`). */
 export type ChallengeParams = Omit<QueryInput<'getChallenge'>, 'chainId'> & { chainId?: string | number }

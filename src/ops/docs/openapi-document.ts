@@ -86,7 +86,7 @@ function answerHeaders(status: string, rateLimited: boolean, own: Record<string,
     ),
   }
   if (rateLimited && !BEFORE_LIMITER.has(status)) {
-    const always = status < '400' || status === '429'
+    const always = Number(status) < 400 || status === '429'
     for (const name of RATE_LIMIT_HEADERS) headers[name] = header(name, always)
   }
   if (status === '429' || status === '503') headers['retry-after'] = header('retry-after', status === '429')
