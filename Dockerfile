@@ -8,8 +8,10 @@ ARG NODE_VERSION=26
 FROM node:${NODE_VERSION}-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/client/package.json ./packages/client/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY packages/client ./packages/client
 COPY src ./src
 RUN npm run build
 
@@ -17,6 +19,7 @@ RUN npm run build
 FROM node:${NODE_VERSION}-trixie-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/client/package.json ./packages/client/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # 3. The runtime image. Files stay owned by root: the server can read its code but not change it.
@@ -28,6 +31,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules
+# The typed client workspace (node_modules links to it), which the package exports as swap-gateway/client.
+COPY --from=build /app/packages/client/package.json ./packages/client/
+COPY --from=build /app/packages/client/dist ./packages/client/dist
 COPY --from=build /app/dist ./dist
 USER node
 # 8080: the public API. 9091: /metrics, for the internal network only.

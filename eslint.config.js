@@ -4,7 +4,7 @@ import prettier from 'eslint-config-prettier'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', '.bench', '.tap', 'coverage'] },
+  { ignores: ['node_modules', '**/dist', '.bench', '.tap', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

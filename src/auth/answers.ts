@@ -13,27 +13,48 @@ export const challengeAnswer = z
   .meta({ id: 'Challenge' })
 export type Challenge = z.infer<typeof challengeAnswer>
 
+const wallet = {
+  address: z.string().describe('The signed-in wallet.'),
+  chainId: z.string().describe('Its chain, as given at sign-in (`1` or `eip155:1`).'),
+}
+const signedIn = {
+  signedIn: z.literal(true),
+  ...wallet,
+  userId: z.string().nullable().describe("The swap service's user id (`userId` on their orders)."),
+  expiresAt: z.iso.datetime().describe('When the access token lapses (ISO 8601 UTC).'),
+  expiresIn: z.int().describe('Whole seconds until expiresAt.'),
+}
+
 export const sessionAnswer = z
-  .looseObject({
-    signedIn: z.boolean(),
-    expired: z.boolean().optional().describe('The access token has lapsed: ask this wallet to sign again.'),
-    address: z.string().optional(),
-    chainId: z.string().optional(),
-    userId: z.string().nullable().optional(),
-    expiresAt: z.iso.datetime().optional().describe('When the access token lapses (ISO 8601 UTC).'),
-    expiresIn: z.int().optional().describe('Whole seconds until expiresAt.'),
+  .union([
+    z.looseObject(signedIn).meta({ title: 'SignedIn' }),
+    z
+      .looseObject({
+        signedIn: z.literal(false),
+        expired: z.literal(true).describe('The access token has lapsed: ask this wallet to sign again.'),
+        ...wallet,
+      })
+      .meta({ title: 'Lapsed' }),
+    z
+      .looseObject({
+        signedIn: z.literal(false),
+        expired: z
+          .literal(false)
+          .optional()
+          .describe('Never sent: here so that `expired` narrows the union.'),
+      })
+      .meta({ title: 'SignedOut' }),
+  ])
+  .meta({
+    id: 'Session',
+    description:
+      'Who is signed in: `signedIn: true` with the expiry; `signedIn: false, expired: true` with the wallet to ask again; or `signedIn: false`.',
   })
-  .meta({ id: 'Session' })
 export type SessionView = z.infer<typeof sessionAnswer>
 
 export const signInResult = z
   .looseObject({
-    signedIn: z.literal(true),
-    address: z.string(),
-    chainId: z.string(),
-    userId: z.string().nullable(),
-    expiresAt: z.iso.datetime(),
-    expiresIn: z.int().optional(),
+    ...signedIn,
     sessionToken: z
       .string()
       .optional()

@@ -11,6 +11,7 @@ export const challengeQuery = z
   .object({
     address: z
       .string({ error: queryField('must be an EVM address') })
+      .length(42, 'must be an EVM address (0x and 40 hex digits)')
       .refine(
         (a) => isAddress(a),
         'must be an EVM address (0x and 40 hex digits, checksummed when mixed-case)',
@@ -36,17 +37,19 @@ const bounded = (max: number) =>
 const tokenText = (max: number) => bounded(max).regex(TOKEN_TEXT, 'must be printable text without spaces')
 
 /** The upstream's verify body; only its documented fields are forwarded. */
-export const verifyBody = z.object(
-  {
-    data: z.object(
-      { chainId: tokenText(64), accountAddress: tokenText(128) },
-      { error: bodyField('must be an object') },
-    ),
-    message: bounded(4096),
-    signature: tokenText(2048),
-  },
-  { error: bodyObject },
-)
+export const verifyBody = z
+  .object(
+    {
+      data: z.object(
+        { chainId: tokenText(64), accountAddress: tokenText(128) },
+        { error: bodyField('must be an object') },
+      ),
+      message: bounded(4096),
+      signature: tokenText(2048),
+    },
+    { error: bodyObject },
+  )
+  .meta({ id: 'VerifySignInBody', description: 'A signed sign-in message, as the swap service takes it.' })
 export type VerifyBody = z.infer<typeof verifyBody>
 
 /** `X-Session-Mode: token` asks for the sealed session in the body too, for clients without cookies. */

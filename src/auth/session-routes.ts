@@ -37,6 +37,7 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
             200: { description: 'The session as the gateway sees it; never 401.', body: sessionAnswer },
           },
           problems: [],
+          session: 'optional',
         },
       },
     },
@@ -97,7 +98,13 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       config: {
         group: 'auth',
         answers: {
-          success: { 200: { description: 'The session was renewed.', body: signInResult } },
+          success: {
+            200: {
+              description: 'The session was renewed.',
+              body: signInResult,
+              headers: { 'Set-Cookie': 'The renewed session cookie.' },
+            },
+          },
           problems: [...BODY_FAILURES, 'AUTH_REQUIRED', 'SESSION_EXPIRED', ...UPSTREAM_FAILURES],
           session: 'required',
         },
@@ -131,8 +138,14 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       config: {
         group: 'global',
         answers: {
-          success: { 204: { description: 'The session is cleared and revoked.' } },
+          success: {
+            204: {
+              description: 'The session is cleared and revoked.',
+              headers: { 'Set-Cookie': 'Clears the session cookie.' },
+            },
+          },
           problems: [...BODY_FAILURES],
+          session: 'optional',
         },
       },
     },

@@ -23,7 +23,10 @@ const CATALOG_HEADERS = {
   'Cache-Control': 'A short max-age with stale-while-revalidate.',
   'X-Cache-Status': 'HIT, MISS or STALE (the upstream is down and the last good catalog is served).',
 }
-const NOT_MODIFIED: SuccessAnswer = { description: 'Not modified: the If-None-Match ETag is current.' }
+const NOT_MODIFIED: SuccessAnswer = {
+  description: 'Not modified: the If-None-Match ETag is current.',
+  headers: CATALOG_HEADERS,
+}
 /** A catalog answer: 200 with the body, or 304. */
 const served = (
   description: string,

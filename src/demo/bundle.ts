@@ -1,6 +1,6 @@
 // The demo page's script and styles. Run from the sources (`npm start`, the tests), the script is
-// bundled by esbuild from page/main with the typed client it imports, into memory, so an edit shows at
-// the next start. Run from the build (`node dist/server.js`), the files `npm run build` wrote beside
+// bundled by esbuild from page/main with the typed client it imports (the swap-gateway-client
+// workspace's TypeScript sources), into memory, so an edit shows at the next start. Run from the build (`node dist/server.js`), the files `npm run build` wrote beside
 // this module are served as they are: production needs no bundler (esbuild is a development dependency).
 // Names carry a content hash, so browsers may cache them for a year.
 import { createHash } from 'node:crypto'
@@ -37,6 +37,9 @@ const MANIFEST = 'manifest.json'
 const fromSources = extname(import.meta.url) === '.ts'
 const builtDir = fileURLToPath(new URL(BUILT, import.meta.url))
 
+/** The client package's export condition naming its TypeScript sources (packages/client/package.json). */
+const CLIENT_SOURCES = 'swap-gateway-source'
+
 const contentHash = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 12)
 
 /** Bundles page/main (TypeScript) with esbuild, which only the sources' side ever loads. */
@@ -48,6 +51,7 @@ export async function bundleDemo(): Promise<DemoBundle> {
     write: false,
     format: 'esm',
     platform: 'browser',
+    conditions: [CLIENT_SOURCES],
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify: true,
     sourcemap: 'linked',

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
-import { orderSchema } from '../upstream/schemas.js'
+import { createdOrderSchema } from '../upstream/schemas.js'
 import { orderCreated } from './answers.js'
 import { fingerprintOf } from './fingerprint.js'
 import type { IdempotencyStore } from './idempotency-store.js'
@@ -41,7 +41,7 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
       body,
       tenantKey: true,
       accessToken,
-      schema: orderSchema,
+      schema: createdOrderSchema,
     })
     // The upstream's own fields as it sent them (order and all), the tokens added after them.
     const created = {

@@ -39,23 +39,25 @@ export const swapLimitsQuery = z.looseObject({
   settleTokenId: tokenIdQuery,
 })
 
-export const createBody = z.strictObject(
-  {
-    depositTokenId: tokenId,
-    settleTokenId: tokenId,
-    receivingAddress: z
-      .string({ error: bodyField('must be a string') })
-      .trim()
-      .min(1, 'is required')
-      .max(256, 'must be at most 256 characters'),
-    /** Its sign is checked by the route: zero or negative is INVALID_AMOUNT, not VALIDATION_FAILED. */
-    intendedAmount: z
-      .number({ error: bodyField('must be a number') })
-      .describe('A positive number (zero or negative: INVALID_AMOUNT).'),
-    intendedIsDeposit: z.boolean({ error: bodyField('must be true or false') }),
-  },
-  { error: bodyObject },
-)
+export const createBody = z
+  .strictObject(
+    {
+      depositTokenId: tokenId,
+      settleTokenId: tokenId,
+      receivingAddress: z
+        .string({ error: bodyField('must be a string') })
+        .trim()
+        .min(1, 'is required')
+        .max(256, 'must be at most 256 characters'),
+      /** Its sign is checked by the route: zero or negative is INVALID_AMOUNT, not VALIDATION_FAILED. */
+      intendedAmount: z
+        .number({ error: bodyField('must be a number') })
+        .describe('A positive number (zero or negative: INVALID_AMOUNT).'),
+      intendedIsDeposit: z.boolean({ error: bodyField('must be true or false') }),
+    },
+    { error: bodyObject },
+  )
+  .meta({ id: 'CreateOrderBody', description: 'An order to create: all five fields, nothing else.' })
 export type CreateBody = z.infer<typeof createBody>
 
 export const createHeaders = z.looseObject({

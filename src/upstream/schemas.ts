@@ -2,6 +2,7 @@
 // because success bodies are passed through untouched. The sandbox keeps its own, deliberately
 // independent copy (src/sandbox/resources.ts), so that the two readings of the spec check each other.
 import { z } from 'zod'
+import { builtOn } from '../edge/wire-types.js'
 
 export const ORDER_STATUSES = [
   'AWAITING_USER_DEPOSIT',
@@ -11,7 +12,9 @@ export const ORDER_STATUSES = [
   'ERROR',
   'TIMED_OUT',
 ] as const
-export const orderStatus = z.enum(ORDER_STATUSES)
+export const orderStatus = z
+  .enum(ORDER_STATUSES)
+  .meta({ id: 'OrderStatus', description: "An order's state; COMPLETED, ERROR and TIMED_OUT are terminal." })
 export type OrderStatus = z.infer<typeof orderStatus>
 export const TERMINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['COMPLETED', 'ERROR', 'TIMED_OUT'])
 
@@ -46,12 +49,24 @@ export const catalogSchema = z.array(tokenSchema)
 const nullableNumber = z.number().nullable()
 const nullableString = z.string().nullable()
 
-export const orderSchema = z
+const tradePathLeg = z
+  .looseObject({
+    symbol: z.string().describe('Order-book pair symbol; compare case-insensitively.'),
+    side: z.enum(['SELL', 'BUY']),
+    inputToken: z.string(),
+    outputToken: z.string(),
+  })
+  .meta({ id: 'TradePathLeg', description: 'An order-book leg behind the quote.' })
+
+/** The fields every order carries, wherever the upstream shows it. */
+export const orderFieldsSchema = z
   .looseObject({
     id: z.number().int(),
-    uuid: z.string(),
+    uuid: z
+      .string()
+      .describe('The public order id, and a bearer capability: anyone holding it can read the order.'),
     status: orderStatus,
-    timeout: z.string(),
+    timeout: z.string().describe('ISO 8601 UTC: when the order expires without a deposit.'),
     intendedAmount: z.number(),
     intendedIsDeposit: z.boolean(),
     initialQuote: z.number(),
@@ -67,14 +82,36 @@ export const orderSchema = z
     senderDepositTx: nullableString,
     exchangeWithdrawTx: nullableString,
     exchangeWithdrawTxLink: nullableString,
-    tradePath: z.array(z.looseObject({ symbol: z.string(), side: z.string() })),
+    tradePath: z.array(tradePathLeg),
     userId: nullableString,
-    createdAt: z.string(),
-    walletAddress: z.string().optional(),
-    depositToken: tokenSchema.optional(),
-    settleToken: tokenSchema.optional(),
+    createdAt: z.string().describe('ISO 8601 UTC.'),
   })
-  .meta({ id: 'Order', description: 'An order; `walletAddress` is where the deposit goes.' })
+  .meta({
+    id: 'OrderFields',
+    description: 'The fields every order carries (a history item adds its tokens).',
+  })
+
+const depositAddress = {
+  walletAddress: z
+    .string()
+    .describe(
+      "The order's own deposit address: send only the deposit token, within the bounds, before `timeout`.",
+    ),
+}
+const expandedTokens = { depositToken: tokenSchema, settleToken: tokenSchema }
+
+/** The upstream's create answer (the gateway adds the tokens). */
+export const createdOrderSchema = orderFieldsSchema.extend(depositAddress)
+
+/** An order read by uuid: its deposit address and its two tokens. */
+export const orderSchema = builtOn(
+  orderFieldsSchema,
+  { ...depositAddress, ...expandedTokens },
+  {
+    id: 'Order',
+    description: 'An order as a read by uuid answers it: `walletAddress` is where the deposit goes.',
+  },
+)
 export type Order = z.infer<typeof orderSchema>
 
 export const quoteSchema = z
@@ -87,15 +124,26 @@ export const quoteSchema = z
   .meta({ id: 'Quote', description: "The swap service's quote; fields it adds are passed through." })
 export type Quote = z.infer<typeof quoteSchema>
 
-/** Swap limits: the upstream documents no fields, so any JSON object passes. */
-export const swapLimitsSchema = z
-  .looseObject({})
-  .meta({ id: 'SwapLimits', description: "The pair's limits, the swap service's body untouched." })
+/**
+ * Swap limits: the upstream documents no fields, so any JSON object passes, and it is the one open
+ * object of the document: no client may rely on the field names one upstream happens to use.
+ */
+export const swapLimitsSchema = z.record(z.string(), z.unknown()).meta({
+  id: 'SwapLimits',
+  description:
+    "The pair's limits: the swap service's body untouched. Its fields are not documented by the swap service; do not rely on their names.",
+})
+
+/** A history item: an order with its tokens, without its deposit address. */
+export const historyItemSchema = builtOn(orderFieldsSchema, expandedTokens, {
+  id: 'OrderHistoryItem',
+  description: 'An order as history lists it: with its two tokens, without `walletAddress`.',
+})
 
 export const historySchema = z
   .looseObject({
     status: z.number().int(),
-    items: z.array(orderSchema),
+    items: z.array(historyItemSchema),
     meta: z.looseObject({
       currentPage: z.number().int(),
       itemCount: z.number().int(),
@@ -118,7 +166,9 @@ export const tokensPairSchema = z.looseObject({
   accessToken: z.string().min(1),
   refreshToken: z.string().min(1),
 })
-export const meSchema = z.looseObject({ id: z.string() })
+export const meSchema = z
+  .looseObject({ id: z.string().describe("The user's id: `userId` on the orders they create.") })
+  .meta({ id: 'Me', description: 'The signed-in user, as the swap service describes it.' })
 
 /** The upstream's error envelope: branch on statusCode and message, never on `error`. */
 export const envelopeSchema = z.looseObject({

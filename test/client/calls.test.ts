@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { createGatewayClient } from '../../src/client/index.js'
+import { createGatewayClient } from 'swap-gateway-client'
 import { ETH_ADDRESS, orderBody } from '../helpers/picks.js'
 import { clientGateway, rejection } from './setup.js'
 

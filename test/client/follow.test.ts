@@ -2,7 +2,7 @@
 // status with the final order and no reconnect after it, and a stream that cannot open as a problem.
 import { EventSource, type EventSourceInit } from 'eventsource'
 import t, { type Test } from 'tap'
-import type { FollowHandlers, GatewayProblem, Order, Snapshot, StatusUpdate } from '../../src/client/index.js'
+import type { FollowHandlers, GatewayProblem, Order, Snapshot, StatusUpdate } from 'swap-gateway-client'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody } from '../helpers/picks.js'
 import { subscribed } from '../stream/setup.js'

@@ -1,8 +1,9 @@
-// The client as a frontend project gets it: `npm run build` output, imported by its package name
-// `swap-gateway/client` from another directory, used against a gateway, and type-checked in a browser
-// project (DOM types, no Node types); its JavaScript imports nothing but its own files.
+// The client as a frontend team gets it: `npm pack` of the workspace, the tarball installed into an
+// empty project (nothing else comes with it), type-checked there as a browser project (strict, DOM
+// libraries only, no Node types, skipLibCheck off), and run against a gateway. A consumer that
+// misspells an order's field does not compile.
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -11,12 +12,13 @@ import { clientGateway } from './setup.js'
 
 const run = promisify(execFile)
 const ROOT = process.cwd()
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
 
-// Compiling the whole project takes a while on two cores.
+// Packing builds the package; compiling takes a while on two cores.
 t.setTimeout(240_000)
 
 const CONSUMER_SCRIPT = `
-import { createGatewayClient, GatewayProblem } from 'swap-gateway/client'
+import { createGatewayClient, GatewayProblem } from 'swap-gateway-client'
 const client = createGatewayClient({ baseUrl: process.argv[2] })
 const chains = await client.listChains()
 let code
@@ -28,18 +30,50 @@ try {
 console.log(JSON.stringify({ chains: chains.length, code }))
 `
 
-const CONSUMER_TYPES = `
-import { createGatewayClient, GatewayProblem, type Order, type Quote } from 'swap-gateway/client'
+const CONSUMER = `
+import {
+  createGatewayClient,
+  GatewayProblem,
+  isProblemOf,
+  type Order,
+  type Quote,
+  type SessionView,
+} from 'swap-gateway-client'
 
-const client = createGatewayClient({ baseUrl: 'https://app.example' })
+const client = createGatewayClient({
+  baseUrl: 'https://app.example',
+  sessionMode: 'token',
+  sessionToken: localStorage.getItem('session') ?? undefined,
+  onSessionToken: (token) => (token ? localStorage.setItem('session', token) : localStorage.removeItem('session')),
+})
 export const quote: Promise<Quote> = client.getQuote({
   depositTokenId: 1,
   settleTokenId: 2,
   amount: 100,
   amountIsDeposit: true,
 })
-export async function statusOf(uuid: string): Promise<Order['status']> {
-  return (await client.getOrder(uuid)).status
+export async function depositTo(uuid: string): Promise<string> {
+  const order: Order = await client.getOrder(uuid)
+  return \`\${order.walletAddress} \${order.depositToken.symbol} \${order.minimalAmount}\`
+}
+export function expiry(session: SessionView): string {
+  if (session.signedIn) return session.expiresAt
+  return session.expired ? \`sign again as \${session.address}\` : 'signed out'
+}
+export async function create(): Promise<string> {
+  try {
+    return (await client.createOrder({ depositTokenId: 1, settleTokenId: 2, receivingAddress: '0x0', intendedAmount: 1, intendedIsDeposit: true })).uuid
+  } catch (err) {
+    if (!isProblemOf(err, 'createOrder')) throw err
+    switch (err.code) {
+      case 'INVALID_ADDRESS':
+        return \`address refused on \${err.network ?? '?'}\`
+      case 'UNKNOWN_TOKEN':
+        return \`\${err.side ?? '?'} token \${err.tokenId ?? '?'}\`
+      default:
+        return err.code
+    }
+  }
 }
 export function codeOf(err: unknown): string | undefined {
   if (!(err instanceof GatewayProblem)) return undefined
@@ -47,65 +81,111 @@ export function codeOf(err: unknown): string | undefined {
   void err.cod
   return err.side ?? err.code
 }
+export function neverFromCreate(err: unknown): boolean {
+  // @ts-expect-error createOrder never answers TOKEN_NOT_FOUND
+  return isProblemOf(err, 'createOrder') && err.code === 'TOKEN_NOT_FOUND'
+}
 // @ts-expect-error a quote needs its pair
 void client.getQuote({ amount: 1, amountIsDeposit: true })
 // @ts-expect-error the create body is typed
 void client.createOrder({ depositTokenId: '1' })
 `
 
-const CONSUMER_TSCONFIG = {
+const MISSPELT = `
+import { createGatewayClient } from 'swap-gateway-client'
+const client = createGatewayClient({ baseUrl: 'https://app.example' })
+const order = await client.getOrder('7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70')
+console.log(order.depositAddress)
+`
+
+/** A browser project: strict, DOM libraries only, no Node types, every declaration checked. */
+const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    lib: ['ES2023', 'DOM'],
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
     types: [],
     strict: true,
     noEmit: true,
-    skipLibCheck: true,
+    skipLibCheck: false,
   },
-  files: ['consumer.ts'],
 }
 
-/** Every module specifier a built file imports or re-exports. */
-const specifiersOf = (source: string) =>
-  [
-    ...source.matchAll(
-      /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
-    ),
-  ].map((m) => m[1] ?? m[2]!)
+/** The same for a project resolving as Node does. */
+const NODE_RESOLUTION = { module: 'NodeNext', moduleResolution: 'NodeNext' }
 
-t.test('swap-gateway/client, built and imported by name, works against a gateway and is typed', async (t) => {
+async function typeCheck(dir: string, file: string, resolution = {}): Promise<string> {
+  const compilerOptions = { ...TSCONFIG.compilerOptions, ...resolution }
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [file] }))
+  return run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).then(
+    () => '',
+    (err: { stdout?: string }) => err.stdout ?? String(err),
+  )
+}
+
+t.test('swap-gateway-client: packed, installed alone into an empty project, typed and working', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-client-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const pkgDir = join(dir, 'swap-gateway')
+  const { stdout: packed } = await run(
+    'npm',
+    ['pack', '--workspace', 'swap-gateway-client', '--pack-destination', dir, '--json'],
+    { cwd: ROOT, maxBuffer: 16 << 20 },
+  )
+  const [pack] = JSON.parse(packed) as Array<{
+    filename: string
+    size: number
+    files: Array<{ path: string }>
+  }>
+  const files = pack!.files.map((f) => f.path).sort()
+  t.comment(`${pack!.filename}: ${pack!.size} bytes, ${files.join(' ')}`)
+  t.same(
+    files.filter((f) => !/^dist\/[\w-]+\.(js|d\.ts)$/.test(f)),
+    ['package.json', 'README.md'].sort(),
+    'the tarball holds the build, its README and package.json',
+  )
+  const manifest = JSON.parse(await readFile(join(ROOT, 'packages/client/package.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >
+  t.notOk(manifest.dependencies ?? manifest.peerDependencies, 'no runtime dependency')
+
   const consumer = join(dir, 'consumer')
-  await run('npm', ['run', 'build', '--', '--outDir', join(pkgDir, 'dist')], {
-    cwd: ROOT,
-    maxBuffer: 16 << 20,
+  await run('mkdir', ['-p', consumer])
+  await writeFile(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  )
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, pack!.filename)], {
+    cwd: consumer,
   })
-  await writeFile(join(pkgDir, 'package.json'), await readFile(join(ROOT, 'package.json')))
-  // The package's own dependencies (zod, for the declarations' types), as an install would provide.
-  await symlink(join(ROOT, 'node_modules'), join(pkgDir, 'node_modules'), 'dir')
-  await mkdir(join(consumer, 'node_modules'), { recursive: true })
-  await symlink(pkgDir, join(consumer, 'node_modules', 'swap-gateway'), 'dir')
+  const installed = (await readdir(join(consumer, 'node_modules'))).filter((n) => !n.startsWith('.'))
+  t.same(installed, ['swap-gateway-client'], 'the installed tree holds no other package')
 
-  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
-    exports: Record<string, { types: string; import: string }>
+  const built = join(consumer, 'node_modules', 'swap-gateway-client', 'dist')
+  for (const file of (await readdir(built)).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))) {
+    const source = await readFile(join(built, file), 'utf8')
+    const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!)
+    t.same(
+      specifiers.filter((s) => !/^\.\/[\w-]+\.js$/.test(s)),
+      [],
+      `${file} imports only the package's own files (no node:, no zod, no server module)`,
+    )
   }
-  const entry = pkg.exports['./client']!
-  const built = await readdir(join(pkgDir, 'dist', 'client'))
-  t.ok(built.includes('index.js') && built.includes('index.d.ts'), 'entry and types where exports says')
-  t.equal(entry.import, './dist/client/index.js')
-  t.equal(entry.types, './dist/client/index.d.ts')
 
-  const index = specifiersOf(await readFile(join(pkgDir, 'dist', 'client', 'index.js'), 'utf8'))
-  t.ok(index.includes('./gateway-client.js'), 'the entry re-exports the client (the scan reads imports)')
-  for (const file of built.filter((f) => f.endsWith('.js'))) {
-    const specifiers = specifiersOf(await readFile(join(pkgDir, 'dist', 'client', file), 'utf8'))
-    const foreign = specifiers.filter((s) => !/^\.\/[\w-]+\.js$/.test(s))
-    t.same(foreign, [], `${file} imports only files of dist/client (no node:, no zod)`)
-  }
+  await writeFile(join(consumer, 'consumer.ts'), CONSUMER)
+  const checked = await typeCheck(consumer, 'consumer.ts')
+  t.equal(checked, '', 'a browser project type-checks against the installed declarations')
+  t.equal(await typeCheck(consumer, 'consumer.ts', NODE_RESOLUTION), '', 'and with NodeNext resolution')
+
+  await writeFile(join(consumer, 'misspelt.ts'), MISSPELT)
+  const misspelt = await typeCheck(consumer, 'misspelt.ts')
+  t.comment(misspelt.trim())
+  t.match(
+    misspelt,
+    /misspelt\.ts\(5,19\): error TS2339: Property 'depositAddress' does not exist on type 'Order'/,
+    'a misspelt order field is a compile error',
+  )
 
   const gw = await clientGateway(t)
   await writeFile(join(consumer, 'consumer.mjs'), CONSUMER_SCRIPT)
@@ -116,15 +196,19 @@ t.test('swap-gateway/client, built and imported by name, works against a gateway
       chains: ((await (await fetch(`${gw.url}/api/v1/chains`)).json()) as unknown[]).length,
       code: 'ORDER_NOT_FOUND',
     },
-    'listChains resolves and a problem rejects as GatewayProblem',
+    'from the tarball, listChains resolves and a problem rejects as GatewayProblem',
   )
 
-  await writeFile(join(consumer, 'consumer.ts'), CONSUMER_TYPES)
-  await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG))
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
-  const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer }).then(
-    () => '',
-    (err: { stdout?: string }) => err.stdout ?? String(err),
+  const root = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, { types: string; import: string }>
+  }
+  t.same(
+    root.exports['./client'],
+    { types: './packages/client/dist/index.d.ts', import: './packages/client/dist/index.js' },
+    'the gateway package re-exports the same build as swap-gateway/client',
   )
-  t.equal(checked, '', 'a browser project type-checks against the published types')
+  const { createGatewayClient } = (await import(join(ROOT, root.exports['./client']!.import))) as {
+    createGatewayClient: unknown
+  }
+  t.type(createGatewayClient, 'function', 'swap-gateway/client loads')
 })

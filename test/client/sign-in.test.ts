@@ -2,7 +2,7 @@
 // (Node has no cookies), and a lapsed session signed back in once with the call repeated, the create
 // with its own Idempotency-Key and attributed to the user.
 import t from 'tap'
-import type { FetchLike } from '../../src/client/index.js'
+import type { FetchLike } from 'swap-gateway-client'
 import { orderBody } from '../helpers/picks.js'
 import { clientGateway, rejection, walletProvider } from './setup.js'
 
@@ -233,4 +233,62 @@ t.test('a wallet that refuses to sign again leaves the SESSION_EXPIRED problem, 
   const problem = await rejection(client.listOrders())
   t.equal(problem.code, 'SESSION_EXPIRED')
   t.equal(problem.cause, refusal, "the wallet's refusal as cause")
+})
+
+t.test('onSessionToken is told each new session token: sign-in, re-sign after a lapse, logout', async (t) => {
+  const gw = await clientGateway(t)
+  const told: Array<string | undefined> = []
+  const client = gw.client({ onSessionToken: (token) => told.push(token) })
+  const wallet = walletProvider()
+  const session = await client.signIn(wallet.provider)
+  t.same(told, [session.sessionToken], 'the sign-in token, to persist')
+
+  gw.advance(LAPSE)
+  await client.listOrders()
+  t.equal(told.length, 2, 'the re-sign after the lapse changed the token once')
+  t.equal(told[1], client.sessionToken, 'and the app was told the new one')
+  t.not(told[1], told[0])
+
+  // An app restarting with the stored token goes on where it was.
+  const restarted = gw.client({ sessionToken: told[1] })
+  t.match(await restarted.getSession(), { signedIn: true, address: wallet.account.address.toLowerCase() })
+
+  await client.logout()
+  t.same(told.at(-1), undefined, 'logout: nothing to keep')
+  t.equal(told.length, 3)
+})
+
+/** A fetch that keeps cookies as a browser on the gateway's own site would. */
+function cookieJarFetch(): FetchLike {
+  const jar = new Map<string, string>()
+  return async (input, init) => {
+    const headers = new Headers(init.headers)
+    if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '))
+    const res = await fetch(input, { ...init, headers })
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const [name, value] = pair!.split('=') as [string, string]
+      jar.set(name, value)
+    }
+    return res
+  }
+}
+
+t.test('cookie mode: signIn checks that the session cookie was kept', async (t) => {
+  const gw = await clientGateway(t)
+  const kept = gw.client({ sessionMode: 'cookie', fetch: cookieJarFetch() })
+  const session = await kept.signIn(walletProvider().provider)
+  t.equal(session.signedIn, true, 'a client that keeps the cookie is signed in')
+  t.equal(session.sessionToken, undefined, 'no token asked for in cookie mode')
+  t.match(await kept.getSession(), { signedIn: true })
+
+  // Node's fetch keeps no cookie: as a browser that refused the gateway's cookie from another site.
+  const dropped = gw.client({ sessionMode: 'cookie' })
+  const problem = await rejection(dropped.signIn(walletProvider().provider))
+  t.equal(problem.code, 'COOKIE_NOT_KEPT')
+  t.equal(problem.method, 'signIn')
+  t.equal(problem.retryable, false)
+  t.match(problem.detail, gw.url, "the gateway's origin is named")
+  t.match(problem.detail, /same host name|under the gateway's host name/, 'and the way out')
+  t.match(problem.detail, /sessionMode: 'token'/, 'token mode among them')
 })

@@ -1,31 +1,17 @@
 // The API reference at /api/docs in a real browser (headless Chromium): it renders every operation
 // from the gateway's own assets, its Content-Security-Policy blocks nothing it needs (a violation is a
 // console error), it asks nothing of another origin, and "try it out" reaches the gateway.
-import { existsSync } from 'node:fs'
-import { chromium } from 'playwright-core'
 import t from 'tap'
-import { startGateway } from '../helpers/gateway.js'
+import { CHROMIUM, launchBrowser, listeningGateway } from '../helpers/browser.js'
 import { picks } from '../helpers/picks.js'
-import { freePort } from '../helpers/ports.js'
-
-const CHROMIUM = [chromium.executablePath(), '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
-  existsSync(p),
-)
 
 t.test(
   'the reference page renders every operation under its CSP and tries a quote against the gateway',
   { skip: !CHROMIUM && 'no Chromium' },
   async (t) => {
-    const port = await freePort()
-    const origin = `http://127.0.0.1:${port}`
-    const gw = await startGateway(t, { env: { PUBLIC_ORIGIN: origin } })
-    await gw.app.listen({ port, host: '127.0.0.1' })
-
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    })
-    t.teardown(() => browser.close())
+    const gw = await listeningGateway(t, '127.0.0.1')
+    const { origin } = gw
+    const browser = await launchBrowser(t)
     const page = await browser.newPage()
     const errors: string[] = []
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))

@@ -22,7 +22,6 @@ const OPERATIONS = {
   'post /api/auth/logout': 'logout',
   'get /healthz': 'getHealth',
   'get /readyz': 'getReadiness',
-  'get /metrics': 'getMetrics',
   'get /api/openapi.json': 'getOpenApiDocument',
   'get /api/docs': 'getReference',
   'get /api/docs/errors': 'getErrorCodes',
@@ -41,6 +40,13 @@ const SCHEMAS = [
   'Problem',
   'StatusUpdate',
   'Snapshot',
+  'OrderStatus',
+  'OrderFields',
+  'OrderHistoryItem',
+  'TradePathLeg',
+  'Me',
+  'CreateOrderBody',
+  'VerifySignInBody',
 ]
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[]
 
@@ -50,12 +56,14 @@ type Schema = { type?: string; $ref?: string; enum?: string[]; properties?: Reco
 >
 type Operation = {
   operationId?: string
+  requestBody?: { content: Record<string, { schema: Schema }> }
   security?: Array<Record<string, string[]>>
   parameters?: Array<{ name: string; in: string; schema: Schema }>
   responses: Record<
     string,
     {
       'x-error-codes'?: string[]
+      headers?: Record<string, { required?: boolean; schema: Schema }>
       content?: Record<
         string,
         { schema: Schema; examples?: Record<string, unknown>; 'x-events'?: Record<string, { data: Schema }> }
@@ -139,13 +147,63 @@ t.test('each operation answers what its route declares: named bodies and its pro
   ]) {
     t.ok(codes(create).includes(code), `create lists ${code}`)
   }
-  t.same(codes(op('/healthz')), [], 'health answers no problem and is never rate-limited')
+  t.same(
+    codes(op('/healthz')).sort(),
+    [
+      'HEADERS_TOO_LARGE',
+      'INTERNAL',
+      'ORIGIN_NOT_ALLOWED',
+      'REQUEST_TIMEOUT',
+      'SERVICE_UNAVAILABLE',
+      'URI_TOO_LONG',
+    ],
+    'health answers only what any route can (the origin refusal first), and is never rate-limited',
+  )
+  t.notOk(op('/healthz').responses['429'], 'no 429 where nothing is limited')
+  t.same(
+    quote.responses['400']!.content!['application/problem+json']!.schema,
+    {
+      allOf: [
+        { $ref: '#/components/schemas/Problem' },
+        {
+          type: 'object',
+          properties: { code: { enum: ['VALIDATION_FAILED', 'UNKNOWN_TOKEN', 'INVALID_AMOUNT'] } },
+          required: ['code'],
+        },
+      ],
+    },
+    'each problem status narrows `code` to the codes the operation sends with it',
+  )
+  t.match(
+    op('/api/v1/tokens/{id}').responses['414'],
+    { 'x-error-codes': ['URI_TOO_LONG'] },
+    'a path parameter over the limit',
+  )
+  t.match(op('/api/v1/tokens/quote').responses['429']!, {
+    headers: {
+      'retry-after': { required: true, schema: { type: 'integer' } },
+      'x-ratelimit-limit': { required: true },
+      'x-ratelimit-remaining': { required: true },
+      'x-ratelimit-reset': { required: true },
+      'x-request-id': { required: true },
+    },
+  })
+  t.match(quote.responses['200']!, { headers: { 'x-ratelimit-remaining': { required: true } } })
+  t.notOk(
+    quote.responses['403']!.headers!['x-ratelimit-limit']?.required,
+    'optional on a problem: the origin refusal comes before the limiter',
+  )
+  t.same(
+    op('/api/v1/orders/create', 'post').requestBody?.content['application/json']?.schema,
+    { $ref: '#/components/schemas/CreateOrderBody' },
+    'request bodies are named',
+  )
   t.same(
     Object.keys(quote.responses['400']!.content!['application/problem+json']!.examples!).sort(),
     ['INVALID_AMOUNT', 'UNKNOWN_TOKEN', 'VALIDATION_FAILED'],
     'each problem answer has an example per code',
   )
-  for (const code of CODES) {
+  for (const code of CODES.filter((c) => c !== 'NOT_FOUND')) {
     const example = doc.components.examples[code]
     t.equal(example?.summary, ERROR_CODES[code].title, `the catalogue has ${code}`)
     t.match(example?.value.type, new RegExp(`^http://localhost:3000/api/docs/errors#${codeSlug(code)}$`))
@@ -183,10 +241,10 @@ t.test(
     const securityOf = Object.fromEntries(operations(doc).map(({ op }) => [op.operationId, op.security]))
     for (const id of ['listOrders', 'getMe', 'refreshSession'])
       t.same(securityOf[id], session, `${id} needs a session`)
-    for (const id of ['getQuote', 'getSwapLimits', 'createOrder']) {
+    for (const id of ['getQuote', 'getSwapLimits', 'createOrder', 'getSession', 'logout']) {
       t.same(securityOf[id], [{}, ...session], `${id} takes a session when there is one`)
     }
-    for (const id of ['listTokens', 'getOrder', 'followOrder', 'getSession', 'verifySignIn']) {
+    for (const id of ['listTokens', 'getOrder', 'followOrder', 'verifySignIn']) {
       t.same(securityOf[id], [], `${id} needs none`)
     }
 
@@ -203,14 +261,36 @@ t.test(
 t.test('the stream names its events and their data; Problem types its code-specific members', async (t) => {
   const stream =
     doc.paths['/api/orders/{uuid}/status-stream']!.get!.responses['200']!.content!['text/event-stream']!
+  t.same(
+    stream.schema,
+    { anyOf: [{ $ref: '#/components/schemas/Snapshot' }, { $ref: '#/components/schemas/StatusUpdate' }] },
+    "the stream's schema is the union of its events' data, for generators that read only `schema`",
+  )
   t.same(stream['x-events'], {
     snapshot: { data: { $ref: '#/components/schemas/Snapshot' } },
     'orders:status-update': { data: { $ref: '#/components/schemas/StatusUpdate' } },
   })
   t.match(doc.components.schemas.StatusUpdate!.properties, {
-    status: { enum: ['AWAITING_USER_DEPOSIT'] },
+    status: { $ref: '#/components/schemas/OrderStatus' },
     order: { $ref: '#/components/schemas/Order' },
   })
+  const enums = JSON.stringify(doc.components.schemas).match(/"AWAITING_USER_DEPOSIT"/g)
+  t.equal(enums?.length, 1, 'one order-status enum, referenced everywhere')
+  t.match(doc.components.schemas.OrderCreated, { allOf: [{ $ref: '#/components/schemas/Order' }] })
+  t.match(doc.components.schemas.Order, {
+    allOf: [
+      { $ref: '#/components/schemas/OrderFields' },
+      { required: ['walletAddress', 'depositToken', 'settleToken'] },
+    ],
+  })
+  const open = Object.entries(doc.components.schemas).filter(
+    ([, s]) => 'additionalProperties' in s && s.additionalProperties !== false,
+  )
+  t.same(
+    open.map(([name]) => name),
+    ['SwapLimits'],
+    'swap limits is the one open object: no other body is typed with an index signature',
+  )
 
   const problem = doc.components.schemas.Problem!.properties!
   t.same(problem.code!.enum, CODES)

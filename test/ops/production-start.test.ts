@@ -15,6 +15,7 @@ import { startSandbox } from '../helpers/sandbox.js'
 
 const run = promisify(execFile)
 const ROOT = process.cwd()
+const CLIENT = 'packages/client'
 
 // Compiling the whole project and installing its production dependencies take a while on two cores.
 t.setTimeout(600_000)
@@ -97,12 +98,15 @@ t.test(
     await mkdir(build)
     for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src'])
       await cp(join(ROOT, file), join(build, file), { recursive: true })
+    for (const file of ['package.json', 'tsconfig.json', 'src'])
+      await cp(join(ROOT, CLIENT, file), join(build, CLIENT, file), { recursive: true })
     await symlink(join(ROOT, 'node_modules'), join(build, 'node_modules'))
     await run('npm', ['run', 'build'], { cwd: build, maxBuffer: 16 << 20 })
 
     // The runtime stage: package.json, the production install, the build output.
     await mkdir(app)
-    for (const file of ['package.json', 'package-lock.json']) await cp(join(ROOT, file), join(app, file))
+    for (const file of ['package.json', 'package-lock.json', `${CLIENT}/package.json`])
+      await cp(join(ROOT, file), join(app, file))
     await run(
       'npm',
       ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
@@ -125,6 +129,8 @@ t.test(
     const megabytes = (await sizeOf(join(app, 'node_modules'))) / 1e6
     t.comment(`the production install: ${packages.size} packages, ${megabytes.toFixed(1)} MB`)
     await cp(join(build, 'dist'), join(app, 'dist'), { recursive: true })
+    // The client workspace (node_modules links to it, for swap-gateway/client), as the image holds it.
+    await cp(join(build, CLIENT, 'dist'), join(app, CLIENT, 'dist'), { recursive: true })
 
     const built = await readdir(join(app, 'dist'), { recursive: true })
     t.notOk(

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The typed client as the demo page uses it, and the page's settings read from its <body>.
-import { createGatewayClient, type GatewayClient } from '../../client/index.js'
+import { createGatewayClient, type GatewayClient } from 'swap-gateway-client'
 
 export type Client = GatewayClient
 

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The signed-in user's orders, newest first; choosing one follows it in the order panel.
-import type { Order } from '../../client/index.js'
+import type { OrderHistoryItem } from 'swap-gateway-client'
 import type { Alerts } from './alert.js'
 import type { Client } from './client.js'
 import { byId, el } from './dom.js'
@@ -15,7 +15,7 @@ export class HistoryList {
   constructor(
     private readonly client: Client,
     private readonly alerts: Alerts,
-    private readonly onOpen: (order: Order) => void,
+    private readonly onOpen: (order: OrderHistoryItem) => void,
     /** Called after each load: a lapsed session may have been renewed by a new signature meanwhile. */
     private readonly afterLoad: () => Promise<void>,
   ) {
@@ -39,7 +39,7 @@ export class HistoryList {
     await this.afterLoad()
   }
 
-  private render(items: Order[]): void {
+  private render(items: OrderHistoryItem[]): void {
     if (items.length === 0) {
       this.list.replaceChildren(el('li', { class: 'muted' }, 'No orders yet.'))
       return

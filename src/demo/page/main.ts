@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The demo page's entry: reads the page's settings, builds the typed client and wires the parts.
-import type { Eip1193Provider } from '../../client/index.js'
+import type { Eip1193Provider } from 'swap-gateway-client'
 import { Alerts } from './alert.js'
 import { clientFor, pageSettings } from './client.js'
 import { HistoryList } from './history-list.js'

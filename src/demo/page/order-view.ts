@@ -1,7 +1,10 @@
 /// <reference lib="dom" />
 // One order, followed live through the status stream: its status (role="status"), the deposit
 // address with the bounds and a countdown to `timeout`, and the final amounts with the withdrawal link.
-import type { Following, Order, OrderStatus } from '../../client/index.js'
+import type { Following, Order, OrderStatus } from 'swap-gateway-client'
+
+/** An order as the page may first get it: from history, without its deposit address. */
+export type ShownOrder = Omit<Order, 'walletAddress'> & { walletAddress?: string }
 import type { Alerts } from './alert.js'
 import type { Client } from './client.js'
 import { byId, el } from './dom.js'
@@ -33,7 +36,7 @@ export class OrderView {
   private readonly deposit = byId('deposit')
   private readonly details = byId('order-details')
   private following: Following | undefined
-  private order: Order | undefined
+  private order: ShownOrder | undefined
   private countdown: HTMLElement | undefined
 
   constructor(
@@ -47,7 +50,7 @@ export class OrderView {
   }
 
   /** Shows the order at once and follows its status to the end. */
-  show(order: Order): void {
+  show(order: ShownOrder): void {
     this.following?.close()
     this.order = undefined
     this.render(order)
@@ -64,10 +67,10 @@ export class OrderView {
     })
   }
 
-  private render(next: Order): void {
+  private render(next: ShownOrder): void {
     // History items and stream updates may lack the deposit address or the tokens: keep what we had.
     const same = this.order?.uuid === next.uuid ? this.order : undefined
-    const order: Order = { ...same, ...next }
+    const order: ShownOrder = { ...same, ...next }
     for (const key of ['walletAddress', 'depositToken', 'settleToken'] as const) {
       if (order[key] === undefined && same?.[key] !== undefined) Object.assign(order, { [key]: same[key] })
     }
@@ -94,7 +97,7 @@ export class OrderView {
     )
   }
 
-  private renderDeposit(order: Order): void {
+  private renderDeposit(order: ShownOrder): void {
     this.countdown = undefined
     if (order.status !== 'AWAITING_USER_DEPOSIT' || !order.walletAddress) {
       this.deposit.replaceChildren()
@@ -128,7 +131,7 @@ export class OrderView {
     this.countdown.textContent = left > 0 ? duration(left) : 'now'
   }
 
-  private renderDetails(order: Order): void {
+  private renderDetails(order: ShownOrder): void {
     const from = order.depositToken?.symbol
     const to = order.settleToken?.symbol
     const link = order.exchangeWithdrawTxLink

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Sandbox mode only: buttons that move the shown order along through the sandbox's control routes,
 // mounted on the gateway's own origin (deposit, confirmations, fill, failure, expiry).
-import type { Order } from '../../client/index.js'
+import type { ShownOrder } from './order-view.js'
 import type { Alerts } from './alert.js'
 import { byId } from './dom.js'
 
@@ -18,7 +18,7 @@ const ALLOWED: Record<Action, ReadonlySet<string>> = {
 
 export class SandboxPanel {
   private readonly buttons: Array<[Action, HTMLButtonElement]>
-  private order: Order | undefined
+  private order: ShownOrder | undefined
 
   constructor(
     private readonly controlUrl: string,
@@ -33,7 +33,7 @@ export class SandboxPanel {
     for (const [action, button] of this.buttons) button.addEventListener('click', () => void this.run(action))
   }
 
-  showFor(order: Order): void {
+  showFor(order: ShownOrder): void {
     this.order = order
     for (const [action, button] of this.buttons) button.disabled = !ALLOWED[action].has(order.status)
   }

@@ -2,7 +2,7 @@
 // The swap form: two token pickers, the amount with the pair's limits, a live quote (re-asked as the
 // form changes, and every little while), the receiving address, and create with an Idempotency-Key
 // kept for as long as the same order is being asked for, so a repeated click cannot make two orders.
-import type { OrderCreated, SwapLimits, Token } from '../../client/index.js'
+import type { OrderCreated, SwapLimits, Token } from 'swap-gateway-client'
 import type { Alerts } from './alert.js'
 import { type Client, newKey } from './client.js'
 import { byId, el } from './dom.js'

@@ -2,7 +2,7 @@
 // One side of the swap: a search box over the tradable catalog and the list of matching tokens.
 // The whole catalog is in the page already, so searching is local and instant; the list is capped so
 // that the select stays usable on a phone.
-import type { Token } from '../../client/index.js'
+import type { Token } from 'swap-gateway-client'
 import { byId, el } from './dom.js'
 
 const SHOWN = 150

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Sign-in with the browser's wallet (window.ethereum, EIP-1193): the address and the session's time
 // left, a new signature when the session has lapsed, sign-out. Without a wallet the page still swaps.
-import type { Eip1193Provider, SessionView } from '../../client/index.js'
+import type { Eip1193Provider, SessionView } from 'swap-gateway-client'
 import type { Alerts } from './alert.js'
 import type { Client } from './client.js'
 import { byId, el } from './dom.js'
@@ -64,7 +64,9 @@ export class WalletView {
   }
 
   private render(): void {
-    const { signedIn, expired, address } = this.session
+    const { signedIn } = this.session
+    const expired = !this.session.signedIn && this.session.expired === true
+    const address = this.session.signedIn || this.session.expired ? this.session.address : undefined
     this.timeLeft = undefined
     this.signOutButton.hidden = !signedIn && !expired
     this.signInButton.hidden = signedIn
@@ -94,7 +96,7 @@ export class WalletView {
   }
 
   private tick(): void {
-    const { expiresAt } = this.session
+    const expiresAt = this.session.signedIn ? this.session.expiresAt : undefined
     if (!this.timeLeft || !expiresAt) return
     const left = Date.parse(expiresAt) - Date.now()
     if (left > 0) {

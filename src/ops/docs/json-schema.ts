@@ -1,12 +1,16 @@
 // zod → JSON Schema for the OpenAPI document. The named schemas (`.meta({ id })`: Order, Token,
 // Problem...) become components, and every body that uses them refers to them by `$ref`, so a client
 // generated from the document has one named type per resource. Parameters show their wire types.
+// Bodies the gateway passes through may carry fields the upstream does not document: JSON Schema
+// allows them by default, and saying so (`additionalProperties: {}`) would only make generators type
+// every body with an index signature, under which a misspelt field compiles. The one body whose
+// fields nobody documents (swap limits) says it is open.
 import { type core, z } from 'zod'
-import { WIRE_KEY, type WireType } from '../../edge/wire-types.js'
+import { BASE_KEY, type BaseSchema, WIRE_KEY, type WireType } from '../../edge/wire-types.js'
 
 export type Json = Record<string, unknown>
 
-const COMPONENTS = '#/components/schemas/'
+export const COMPONENTS = '#/components/schemas/'
 const TARGET = 'draft-2020-12'
 
 /**
@@ -17,10 +21,32 @@ export function tidy(ctx: { jsonSchema: core.JSONSchema.BaseSchema }): void {
   const schema = ctx.jsonSchema as Json
   if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum
+  if (schema.properties && isEmpty(schema.additionalProperties)) delete schema.additionalProperties
+  // zod's own pattern for an ISO datetime says nothing `format` does not, in 300 characters.
+  if (schema.format === 'date-time') delete schema.pattern
+  const base = schema[BASE_KEY] as BaseSchema | undefined
+  if (base) return replace(schema, builtOnBase(schema, base))
   const wire = schema[WIRE_KEY] as WireType | undefined
-  if (!wire) return
+  if (wire) replace(schema, wire)
+}
+
+const isEmpty = (value: unknown) =>
+  typeof value === 'object' && value !== null && Object.keys(value).length === 0
+
+function replace(schema: Json, by: Json) {
   for (const key of Object.keys(schema)) delete schema[key]
-  Object.assign(schema, wire)
+  Object.assign(schema, by)
+}
+
+/** `allOf` the base and what the schema adds to it. */
+function builtOnBase(schema: Json, base: BaseSchema): Json {
+  const { properties, required, type: _, [BASE_KEY]: __, ...rest } = schema
+  const added = Object.entries((properties ?? {}) as Json).filter(([key]) => !base.keys.includes(key))
+  const addedRequired = ((required ?? []) as string[]).filter((key) => !base.keys.includes(key))
+  const ref = { $ref: `${COMPONENTS}${base.id}` }
+  if (added.length === 0) return { ...rest, allOf: [ref] }
+  const more = { type: 'object', properties: Object.fromEntries(added), required: addedRequired }
+  return { ...rest, allOf: [ref, more] }
 }
 
 /** Every named schema, as the components of the document. */

@@ -6,7 +6,7 @@ import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../../errors.
 import { problemSchema } from '../../edge/problem-schema.js'
 import type { RouteAnswers, SuccessAnswer } from '../../edge/route-answers.js'
 import { type CatalogueEntry, errorCatalogue } from './error-catalogue.js'
-import { bodySchema, componentSchemas, type Json } from './json-schema.js'
+import { bodySchema, COMPONENTS, componentSchemas, type Json } from './json-schema.js'
 
 const PROBLEM = bodySchema(problemSchema)
 
@@ -23,17 +23,74 @@ export interface DocumentContext {
   sessionCookieName: string
 }
 
-/** Where a route's answers wait, on its operation, until `completeDocument` puts them in place. */
+/** Where a route's answers and body name wait, on its operation, until `completeDocument` uses them. */
 const ANSWERS_KEY = 'x-answers'
+const BODY_KEY = 'x-body'
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
-/** Problems any route under the API prefix can answer; RATE_LIMITED is added on rate-limited routes. */
-const COMMON_PROBLEMS: readonly ErrorCode[] = ['ORIGIN_NOT_ALLOWED', 'INTERNAL', 'SERVICE_UNAVAILABLE']
+/**
+ * Problems any route can answer, whatever it declares: the origin refusal (before anything else), a
+ * URL over the limit, the parser's answers to a request too slow or with headers too large, a fault,
+ * and a gateway shutting down. RATE_LIMITED is added on rate-limited routes.
+ */
+const COMMON_PROBLEMS: readonly ErrorCode[] = [
+  'ORIGIN_NOT_ALLOWED',
+  'URI_TOO_LONG',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL',
+  'SERVICE_UNAVAILABLE',
+]
+/** A path parameter's malformed percent-encoding (or its length: URI_TOO_LONG, common anyway). */
+const PATH_PARAMETER_PROBLEMS: readonly ErrorCode[] = ['VALIDATION_FAILED']
+/** Answered by the parser or the router, before the rate limiter has counted the request. */
+const BEFORE_LIMITER = new Set(['408', '414', '431'])
 
-const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': "Requests allowed per window in this route's group.",
-  'x-ratelimit-remaining': 'Requests left in the current window.',
-  'x-ratelimit-reset': 'Seconds until the window resets.',
+type Header = { description: string; schema: Json }
+/** Headers a client reads. */
+const HEADERS = {
+  'x-request-id': {
+    description:
+      "This request's id: the client's own when sane, or one made by the gateway (a problem's `requestId`).",
+    schema: { type: 'string' },
+  },
+  'x-ratelimit-limit': {
+    description: "Requests allowed per window in this route's rate-limit group.",
+    schema: { type: 'integer' },
+  },
+  'x-ratelimit-remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer' },
+  },
+  'x-ratelimit-reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  'retry-after': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+} satisfies Record<string, Header>
+type HeaderName = keyof typeof HEADERS
+const RATE_LIMIT_HEADERS: HeaderName[] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
+
+const header = (name: HeaderName, required: boolean) => ({
+  ...HEADERS[name],
+  ...(required ? { required } : {}),
+})
+
+/**
+ * The headers of one answer: x-request-id always; the rate limiter's on the answers of a limited
+ * route, required where it always counted first (a success, a 429) and optional on a problem, which
+ * the router may have answered before it; Retry-After on 429, and on a 503 that knows when.
+ */
+function answerHeaders(status: string, rateLimited: boolean, own: Record<string, string> = {}) {
+  const headers: Json = {
+    'x-request-id': header('x-request-id', true),
+    ...Object.fromEntries(
+      Object.entries(own).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+    ),
+  }
+  if (rateLimited && !BEFORE_LIMITER.has(status)) {
+    const always = Number(status) < 400 || status === '429'
+    for (const name of RATE_LIMIT_HEADERS) headers[name] = header(name, always)
+  }
+  if (status === '429' || status === '503') headers['retry-after'] = header('retry-after', status === '429')
+  return headers
 }
 
 const SESSION = [{ sessionCookie: [] }, { sessionToken: [] }]
@@ -41,33 +98,36 @@ const SESSION = [{ sessionCookie: [] }, { sessionToken: [] }]
 const securityOf = (session: RouteAnswers['session']) =>
   session === 'required' ? SESSION : session === 'optional' ? [{}, ...SESSION] : []
 
-const headersOf = (descriptions: Record<string, string>) =>
-  Object.fromEntries(
-    Object.entries(descriptions).map(([name, description]) => [
-      name,
-      { description, schema: { type: 'string' } },
-    ]),
-  )
-
-/** The events of a stream, by name, with their data schemas: what OpenAPI 3.1 cannot say itself. */
-const eventsOf = (events: NonNullable<SuccessAnswer['events']>) =>
-  Object.fromEntries(Object.entries(events).map(([name, data]) => [name, { data: bodySchema(data) }]))
-
-function successResponse(answer: SuccessAnswer, rateLimited: boolean) {
-  const headers = { ...answer.headers, ...(rateLimited ? RATE_LIMIT_HEADERS : {}) }
-  const media = answer.body && {
-    schema: bodySchema(answer.body),
-    ...(answer.events ? { 'x-events': eventsOf(answer.events) } : {}),
+/**
+ * A stream's `schema` is the union of its events' data, which generators that read only `schema`
+ * type their events with; `x-events` names each event with its data, for readers that tell them apart.
+ */
+function streamMedia(events: NonNullable<SuccessAnswer['events']>) {
+  const data = Object.values(events).map((schema) => bodySchema(schema))
+  return {
+    schema: data.length === 1 ? data[0] : { anyOf: data },
+    'x-events': Object.fromEntries(
+      Object.entries(events).map(([name, schema]) => [name, { data: bodySchema(schema) }]),
+    ),
   }
+}
+
+function successResponse(status: string, answer: SuccessAnswer, rateLimited: boolean) {
+  const media = answer.events
+    ? streamMedia(answer.events)
+    : answer.body && { schema: bodySchema(answer.body) }
   return {
     description: answer.description,
-    ...(Object.keys(headers).length > 0 ? { headers: headersOf(headers) } : {}),
+    headers: answerHeaders(status, rateLimited, answer.headers),
     ...(media ? { content: { [answer.contentType ?? 'application/json']: media } } : {}),
   }
 }
 
-/** Every problem answer names its codes, each with its example (a catalogue entry of the document). */
-function problemResponses(codes: ErrorCode[], byCode: Map<ErrorCode, CatalogueEntry>) {
+/**
+ * Every problem answer names its codes, each with its example (a catalogue entry of the document),
+ * and narrows `code` to them, so a generated client (and ajv) knows which codes each status carries.
+ */
+function problemResponses(codes: ErrorCode[], byCode: Map<ErrorCode, CatalogueEntry>, rateLimited: boolean) {
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of new Set(codes)) {
     const status = ERROR_CODES[code].status
@@ -82,10 +142,13 @@ function problemResponses(codes: ErrorCode[], byCode: Map<ErrorCode, CatalogueEn
           list.length === 1
             ? meaning(list[0] as ErrorCode)
             : `One of:\n\n- ${list.map(meaning).join('\n- ')}`,
+        headers: answerHeaders(String(status), rateLimited),
         'x-error-codes': list,
         content: {
           [PROBLEM_CONTENT_TYPE]: {
-            schema: PROBLEM,
+            schema: {
+              allOf: [PROBLEM, { type: 'object', properties: { code: { enum: list } }, required: ['code'] }],
+            },
             examples: Object.fromEntries(
               list.map((code) => [code, { $ref: `#/components/examples/${code}` }]),
             ),
@@ -98,28 +161,29 @@ function problemResponses(codes: ErrorCode[], byCode: Map<ErrorCode, CatalogueEn
 
 /**
  * What @fastify/swagger's per-route transform adds to an operation: its rate-limit group, its
- * security and its answers (kept aside until completeDocument, which replaces swagger's own).
+ * security and its answers (kept aside until completeDocument, which replaces swagger's own), and the
+ * name of its request body when it has one.
  */
-export function operationAnswers(
-  answers: RouteAnswers,
-  url: string,
-  group: string | false,
-  apiPrefix: string,
-) {
+export function operationAnswers(answers: RouteAnswers, url: string, group: string | false, body?: string) {
   const rateLimited = group !== false
   const problems: ErrorCode[] = [
     ...answers.problems,
-    ...(url.startsWith(`${apiPrefix}/`) ? COMMON_PROBLEMS : []),
+    ...COMMON_PROBLEMS,
+    ...(url.includes(':') ? PATH_PARAMETER_PROBLEMS : []),
     ...(rateLimited ? (['RATE_LIMITED'] as const) : []),
   ]
   const byCode = new Map(errorCatalogue().map((e) => [e.code, e]))
   const success = Object.fromEntries(
-    Object.entries(answers.success).map(([status, answer]) => [status, successResponse(answer, rateLimited)]),
+    Object.entries(answers.success).map(([status, answer]) => [
+      status,
+      successResponse(status, answer, rateLimited),
+    ]),
   )
   return {
     security: securityOf(answers.session),
     'x-rate-limit-group': group,
-    [ANSWERS_KEY]: { ...success, ...problemResponses(problems, byCode) },
+    [ANSWERS_KEY]: { ...success, ...problemResponses(problems, byCode, rateLimited) },
+    ...(body ? { [BODY_KEY]: body } : {}),
   }
 }
 
@@ -137,31 +201,6 @@ const catalogueExample = (entry: CatalogueEntry, ctx: DocumentContext) => ({
     requestId: '3f1c1b8e-5d7a-4f0e-9a51-0a6c2b7d9e14',
   },
 })
-
-/** /metrics is not a route of the public server: it is described here, on its own internal port. */
-const METRICS_PATH = {
-  servers: [
-    {
-      url: 'http://{host}:{port}',
-      description: 'The internal metrics port (METRICS_PORT); never exposed publicly.',
-      variables: { host: { default: 'localhost' }, port: { default: '9091' } },
-    },
-  ],
-  get: {
-    operationId: 'getMetrics',
-    summary: 'Prometheus metrics',
-    tags: ['ops'],
-    security: [],
-    'x-rate-limit-group': false,
-    responses: {
-      '200': {
-        description: 'Metrics in the Prometheus text format.',
-        content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
-      },
-      '404': { description: 'Any other path; and /metrics on the public port.' },
-    },
-  },
-}
 
 function securitySchemes(ctx: DocumentContext) {
   return {
@@ -187,6 +226,19 @@ export const documentBase = (ctx: DocumentContext) => ({
   components: { securitySchemes: securitySchemes(ctx) },
 })
 
+/** The request body by its component name (swagger writes the schema inline). */
+function namedBody(operation: Json, name: unknown): Json {
+  if (typeof name !== 'string') return {}
+  const requestBody = operation.requestBody as { content?: Record<string, Json> } | undefined
+  const content = Object.fromEntries(
+    Object.entries(requestBody?.content ?? {}).map(([type, media]) => [
+      type,
+      { ...media, schema: { $ref: `${COMPONENTS}${name}` } },
+    ]),
+  )
+  return { requestBody: { ...requestBody, content } }
+}
+
 /** Puts each operation's declared answers in place and adds the catalogue. Pure: the input is not changed. */
 export function completeDocument(generated: OpenApiDocument, ctx: DocumentContext): OpenApiDocument {
   const catalogue = errorCatalogue()
@@ -196,20 +248,32 @@ export function completeDocument(generated: OpenApiDocument, ctx: DocumentContex
       Object.fromEntries(
         Object.entries(item).map(([method, value]) => {
           if (!METHODS.has(method)) return [method, value]
-          const { [ANSWERS_KEY]: responses, ...operation } = value as Json
-          return [method, { ...operation, responses }]
+          const { [ANSWERS_KEY]: responses, [BODY_KEY]: body, ...operation } = value as Json
+          return [method, { ...operation, ...namedBody(operation, body), responses }]
         }),
       ),
     ]),
   )
   const components = generated.components ?? {}
+  const answered = new Set(
+    Object.values(paths).flatMap((item) =>
+      Object.values(item).flatMap((op) =>
+        Object.values(((op as Json).responses ?? {}) as Record<string, Json>).flatMap(
+          (r) => (r['x-error-codes'] ?? []) as string[],
+        ),
+      ),
+    ),
+  )
   return {
     ...generated,
-    paths: { ...paths, '/metrics': METRICS_PATH },
+    paths,
     components: {
       ...components,
       schemas: { ...(components.schemas as Json | undefined), ...componentSchemas() },
-      examples: Object.fromEntries(catalogue.map((e) => [e.code, catalogueExample(e, ctx)])),
+      // One example per code some operation answers (NOT_FOUND is for paths that are not one).
+      examples: Object.fromEntries(
+        catalogue.filter((e) => answered.has(e.code)).map((e) => [e.code, catalogueExample(e, ctx)]),
+      ),
     },
   }
 }

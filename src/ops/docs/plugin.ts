@@ -38,9 +38,12 @@ every failure is an \`application/problem+json\` document (\`Problem\`) with a s
 
 Sessions: the session cookie set by sign-in, or \`Authorization: Bearer <sessionToken>\` for clients without cookies.
 Rate limits count per client and route group; limited routes send \`x-ratelimit-limit\`, \`x-ratelimit-remaining\`
-and \`x-ratelimit-reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`. The order status stream's events and their
-data schemas are listed under \`x-events\` on its \`text/event-stream\` answer. Prometheus metrics are served on a
-separate internal port (METRICS_PORT), not on this one.`
+and \`x-ratelimit-reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`.
+
+Server-sent event streams (\`text/event-stream\`) type their answer's \`schema\` as the union of their events' data, and
+name each event with its data under \`x-events\`. Prometheus metrics are served on a separate internal port
+(METRICS_PORT), for operators only: they are not an operation of this API, and the public port answers \`/metrics\`
+with 404 like any other unknown path.`
 
 const contextOf = (opts: DocsOptions): DocumentContext => ({
   apiPrefix: opts.apiPrefix,
@@ -73,8 +76,10 @@ export const openapiCollector = fp(
         if (!answers || answers.hidden) return { schema: { hide: true }, url: input.url }
         const { schema, url } = inputs(input)
         const group = input.route.config?.group ?? 'global'
+        const body = input.route.schema?.body
+        const bodyName = body instanceof z.ZodType ? z.globalRegistry.get(body)?.id : undefined
         return {
-          schema: { ...schema, ...operationAnswers(answers, url, group, opts.apiPrefix) },
+          schema: { ...schema, ...operationAnswers(answers, input.route.url, group, bodyName) },
           url,
         }
       },

@@ -1,7 +1,9 @@
 // GatewayProblem: how every failed call rejects. A problem document from the gateway becomes one
 // member for member; a failure that brought no problem document (the network, a proxy's HTML page)
-// becomes one too, under a code of the client's own, so callers branch on `code` alone.
-import type { Problem, ProblemMembers } from './types.js'
+// becomes one too, under a code of the client's own, so callers branch on `code` alone. Each carries
+// the operation that failed, so `isProblemOf(err, 'createOrder')` narrows `code` to the codes that
+// operation can answer.
+import type { OperationId, OperationProblemCode, Problem } from './types.js'
 
 /** Codes the client gives failures that carry no problem document; never sent by the gateway. */
 export const CLIENT_CODES = {
@@ -11,31 +13,56 @@ export const CLIENT_CODES = {
   UNEXPECTED_RESPONSE: { title: 'The answer is not one the gateway gives', retryable: false },
   /** The status stream was refused while the order itself reads fine (stream limits, shutdown). */
   STREAM_UNAVAILABLE: { title: 'The status stream could not be opened', retryable: true },
+  /** Sign-in succeeded but the browser did not keep the session cookie (the page and the gateway are on different sites). */
+  COOKIE_NOT_KEPT: { title: 'The browser did not keep the session cookie', retryable: false },
 } as const
 export type ClientCode = keyof typeof CLIENT_CODES
 export type ProblemCode = Problem['code'] | ClientCode
 
-export type ProblemDocument = Omit<ProblemMembers, 'code'> & { code: ProblemCode }
+/** A client method that is not one operation. */
+export type ClientMethod = OperationId | 'signIn'
+/** The codes a client method can reject with. */
+export type MethodProblemCode<M extends ClientMethod> =
+  | (M extends OperationId ? OperationProblemCode<M> : never)
+  | (M extends 'followOrder' ? OperationProblemCode<'getOrder'> | 'STREAM_UNAVAILABLE' : never)
+  | (M extends 'signIn'
+      ? OperationProblemCode<'getChallenge' | 'verifySignIn' | 'getSession'> | 'COOKIE_NOT_KEPT'
+      : never)
+  | 'NETWORK_ERROR'
+  | 'UNEXPECTED_RESPONSE'
+
+export type ProblemDocument<C extends ProblemCode = ProblemCode> = Omit<Problem, 'code'> & { code: C }
 
 // The members are copied from the document in the constructor; this interface types them from the
 // Problem schema instead of a second list of members (declaration merging with the class below).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface GatewayProblem extends ProblemDocument {}
+export interface GatewayProblem<C extends ProblemCode = ProblemCode> extends ProblemDocument<C> {
+  /** The client method whose call failed. */
+  method?: ClientMethod
+}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class GatewayProblem extends Error {
-  constructor(document: ProblemDocument, options?: { cause?: unknown }) {
+export class GatewayProblem<C extends ProblemCode = ProblemCode> extends Error {
+  constructor(document: ProblemDocument<C>, options?: { cause?: unknown; method?: ClientMethod }) {
     super(document.detail, options)
     Object.assign(this, document)
+    if (options?.method !== undefined) this.method = options.method
     this.name = 'GatewayProblem'
   }
+}
+
+/** How a client method rejects: its `code` is one that method can answer. */
+export type MethodProblem<M extends ClientMethod> = GatewayProblem<MethodProblemCode<M>>
+
+/** Whether `err` is the rejection of a call to `method`; narrows its `code` to what `method` can answer. */
+export function isProblemOf<M extends ClientMethod>(err: unknown, method: M): err is MethodProblem<M> {
+  return err instanceof GatewayProblem && err.method === method
 }
 
 /** A problem of the client's own; `requestId` is the answer's, or empty when no answer came. */
 export function clientProblem(
   code: ClientCode,
   detail: string,
-  answer: { status: number; requestId: string },
+  answer: { status: number; requestId: string; method?: ClientMethod },
   cause?: unknown,
 ): GatewayProblem {
   const { title, retryable } = CLIENT_CODES[code]
@@ -49,7 +76,7 @@ export function clientProblem(
     retryable: retryable || answer.status >= 500 || answer.status === 429 || answer.status === 408,
     requestId: answer.requestId,
   }
-  return new GatewayProblem(document, { cause })
+  return new GatewayProblem(document, { cause, method: answer.method })
 }
 
 const isProblem = (value: unknown): value is ProblemDocument =>
@@ -59,13 +86,13 @@ const isProblem = (value: unknown): value is ProblemDocument =>
   typeof (value as { status?: unknown }).status === 'number'
 
 /** The rejection for a non-2xx answer: its problem document, or UNEXPECTED_RESPONSE. */
-export async function problemOf(res: Response): Promise<GatewayProblem> {
+export async function problemOf(res: Response, method?: ClientMethod): Promise<GatewayProblem> {
   const requestId = res.headers.get('x-request-id') ?? ''
   const text = await res.text().catch(() => '')
   if (/json/i.test(res.headers.get('content-type') ?? '')) {
     try {
       const body: unknown = JSON.parse(text)
-      if (isProblem(body)) return new GatewayProblem(body)
+      if (isProblem(body)) return new GatewayProblem(body, { method })
     } catch {
       // Not JSON after all: reported below like any other foreign answer.
     }
@@ -73,6 +100,6 @@ export async function problemOf(res: Response): Promise<GatewayProblem> {
   return clientProblem(
     'UNEXPECTED_RESPONSE',
     `The gateway's address answered ${res.status} without a problem document (a proxy in between?).`,
-    { status: res.status, requestId },
+    { status: res.status, requestId, method },
   )
 }

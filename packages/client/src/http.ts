@@ -1,6 +1,6 @@
 // The client's one way to call the gateway: URL under the API prefix, JSON in and out, the session
 // (cookie, or Bearer token for clients without cookies), and every failure as a GatewayProblem.
-import { clientProblem, GatewayProblem, problemOf } from './problem.js'
+import { type ClientMethod, clientProblem, GatewayProblem, problemOf } from './problem.js'
 
 export type Credentials = 'include' | 'same-origin' | 'omit'
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
@@ -16,6 +16,8 @@ export interface HttpOptions {
 }
 
 export interface Call {
+  /** The client method making the call, named on its rejections. */
+  operation: ClientMethod
   method?: 'GET' | 'POST'
   /** Below the API prefix, such as `/v1/tokens`. */
   path: string
@@ -61,14 +63,14 @@ export class Http {
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         credentials: this.options.credentials,
       })
-      if (!res.ok) throw await problemOf(res)
+      if (!res.ok) throw await problemOf(res, call.operation)
       text = await res.text()
     } catch (err) {
       if (err instanceof GatewayProblem) throw err
       throw clientProblem(
         'NETWORK_ERROR',
         `The gateway could not be reached: ${describe(err)}`,
-        { status: 0, requestId: '' },
+        { status: 0, requestId: '', method: call.operation },
         err,
       )
     }
@@ -79,7 +81,7 @@ export class Http {
       throw clientProblem(
         'UNEXPECTED_RESPONSE',
         `The answer to ${call.path} is not JSON (a proxy in between?).`,
-        { status: res.status, requestId: res.headers.get('x-request-id') ?? '' },
+        { status: res.status, requestId: res.headers.get('x-request-id') ?? '', method: call.operation },
         err,
       )
     }

@@ -1,13 +1,12 @@
 // followOrder: the order's status stream through an EventSource (the browser's, or any class with
 // its interface), typed, ended by the client itself at a terminal status so nothing reconnects.
-import type { SNAPSHOT_EVENT, STATUS_EVENT } from '../stream/events.js'
-import { clientProblem, type GatewayProblem } from './problem.js'
-import type { Order, OrderStatus, Snapshot, StatusUpdate } from './types.js'
+import { clientProblem, type MethodProblem } from './problem.js'
+import type { Order, OrderStatus, Snapshot, StatusUpdate, StreamEvents } from './types.js'
 
-// The event names, written here because importing the gateway's constants would pull zod into the
-// client; `satisfies` fails the build if either side changes without the other.
-const SNAPSHOT = 'snapshot' satisfies typeof SNAPSHOT_EVENT
-const STATUS = 'orders:status-update' satisfies typeof STATUS_EVENT
+// The event names the document declares for this stream: `satisfies` fails the build when they change.
+type Events = StreamEvents<'followOrder'>
+const SNAPSHOT = 'snapshot' satisfies keyof Events
+const STATUS = 'orders:status-update' satisfies keyof Events
 const TERMINAL: ReadonlySet<string> = new Set(['COMPLETED', 'ERROR', 'TIMED_OUT'] satisfies OrderStatus[])
 /** EventSource.CLOSED: the source gave up and will not reconnect. */
 const CLOSED = 2
@@ -30,7 +29,7 @@ export interface FollowHandlers {
   /** The order reached COMPLETED, ERROR or TIMED_OUT: the final order; the stream is closed. */
   onEnd?(order: Order): void
   /** The stream cannot be followed: why, as a GatewayProblem; the stream is closed. */
-  onError?(problem: GatewayProblem): void
+  onError?(problem: MethodProblem<'followOrder'>): void
 }
 
 export interface Following {
@@ -45,6 +44,19 @@ export interface FollowDeps {
   readOrder(): Promise<Order>
 }
 
+const problem = (
+  code: 'UNEXPECTED_RESPONSE' | 'STREAM_UNAVAILABLE',
+  detail: string,
+  status: number,
+  cause?: unknown,
+) =>
+  clientProblem(
+    code,
+    detail,
+    { status, requestId: '', method: 'followOrder' },
+    cause,
+  ) as MethodProblem<'followOrder'>
+
 export function followOrder(deps: FollowDeps, handlers: FollowHandlers): Following {
   const source = new deps.EventSource(deps.url, { withCredentials: deps.withCredentials })
   /** `reading`: the source is closed and one read of the order decides how the follow ends. */
@@ -56,18 +68,18 @@ export function followOrder(deps: FollowDeps, handlers: FollowHandlers): Followi
     then()
   }
   const end = (order: Order) => settle(() => handlers.onEnd?.(order))
-  const fail = (problem: GatewayProblem) => settle(() => handlers.onError?.(problem))
+  const fail = (problem: MethodProblem<'followOrder'>) => settle(() => handlers.onError?.(problem))
   const readOrder = (then: (order: Order) => void) => {
     state = 'reading'
     source.close()
-    deps.readOrder().then(then, fail)
+    deps.readOrder().then(then, (err: MethodProblem<'followOrder'>) => fail(err))
   }
   const parse = <T>(data: unknown): T | undefined => {
     try {
       return JSON.parse(String(data)) as T
     } catch (err) {
       const detail = 'The status stream sent an event that is not JSON.'
-      fail(clientProblem('UNEXPECTED_RESPONSE', detail, { status: 200, requestId: '' }, err))
+      fail(problem('UNEXPECTED_RESPONSE', detail, 200, err))
       return undefined
     }
   }
@@ -97,7 +109,7 @@ export function followOrder(deps: FollowDeps, handlers: FollowHandlers): Followi
     readOrder((order) => {
       if (TERMINAL.has(order.status)) return end(order)
       const detail = 'The status stream was refused, though the order reads fine: try again later.'
-      fail(clientProblem('STREAM_UNAVAILABLE', detail, { status: event.code ?? 0, requestId: '' }))
+      fail(problem('STREAM_UNAVAILABLE', detail, event.code ?? 0))
     })
   })
 

@@ -1,8 +1,10 @@
 // createGatewayClient: one method per operation of the gateway (named as the OpenAPI operationIds),
 // wallet sign-in over EIP-1193, and a lapsed session signed back in once without the caller noticing.
+// Each method rejects with a GatewayProblem whose `code` is one the operation can answer
+// (`MethodProblem<'getOrder'>`; narrow a caught error with `isProblemOf(err, 'getOrder')`).
 import { followOrder, type EventSourceConstructor, type FollowHandlers, type Following } from './follow.js'
 import { type Call, type Credentials, type FetchLike, Http } from './http.js'
-import { GatewayProblem } from './problem.js'
+import { clientProblem, GatewayProblem, type ClientMethod } from './problem.js'
 import type {
   Blockchain,
   Challenge,
@@ -25,6 +27,8 @@ import type {
 } from './types.js'
 import { type Eip1193Provider, personalSign, type WalletAccount, walletAccount } from './wallet.js'
 
+export type SessionMode = 'cookie' | 'token'
+
 export interface GatewayClientOptions {
   /** The gateway's origin, such as `https://app.example`. Default: the page's origin in a browser. */
   baseUrl?: string
@@ -32,15 +36,24 @@ export interface GatewayClientOptions {
   apiPrefix?: string
   /** Default: the global fetch. */
   fetch?: FetchLike
-  /** Default: the global EventSource (Node 20 has none: pass the `eventsource` package's class). */
+  /** Default: the global EventSource (Node 20 and React Native have none: pass a polyfill's class). */
   EventSource?: EventSourceConstructor
   /** fetch's credentials mode, for the session cookie. Default `include` (an allowed cross origin). */
   credentials?: Credentials
   /**
-   * A session token from an earlier sign-in, sent as `Authorization: Bearer`. Giving one, or running
-   * where there are no cookies (no `document`: Node, workers), puts the client in Bearer mode.
+   * `cookie`: the session is the gateway's HttpOnly cookie (a browser page). `token`: the client asks
+   * for the session token at sign-in and sends it as `Authorization: Bearer` (apps, servers, a page on
+   * another site than the gateway). Default: `token` when a `sessionToken` is given or there is no
+   * `document` (Node, React Native, workers), `cookie` otherwise.
    */
+  sessionMode?: SessionMode
+  /** A session token from an earlier sign-in (token mode), sent as `Authorization: Bearer`. */
   sessionToken?: string
+  /**
+   * Token mode: called with the new token whenever sign-in, a renewal or a re-sign after a lapsed
+   * session changes it, and with `undefined` after logout, so an app can keep it across restarts.
+   */
+  onSessionToken?(token: string | undefined): void
 }
 
 export interface SignInOptions {
@@ -48,6 +61,7 @@ export interface SignInOptions {
   chainId?: number | string
 }
 
+/** Each method rejects with `MethodProblem<'<its name>'>`: a GatewayProblem with the codes it can answer. */
 export interface GatewayClient {
   listTokens(filters?: TokenFilters): Promise<Token[]>
   getToken(id: number | string): Promise<Token>
@@ -58,6 +72,7 @@ export interface GatewayClient {
   createOrder(body: CreateOrderBody, options?: { idempotencyKey?: string }): Promise<OrderCreated>
   getOrder(uuid: string): Promise<Order>
   listOrders(params?: HistoryParams): Promise<OrderHistory>
+  /** Problems go to `handlers.onError`: `MethodProblem<'followOrder'>`. */
   followOrder(uuid: string, handlers: FollowHandlers): Following
   getChallenge(params?: ChallengeParams): Promise<Challenge>
   verifySignIn(body: VerifyBody): Promise<SignInResult>
@@ -66,9 +81,12 @@ export interface GatewayClient {
   getMe(): Promise<Me>
   getSession(): Promise<SessionView>
   logout(): Promise<void>
-  /** Sign-in with one wallet signature; the client keeps the provider to sign again when it lapses. */
+  /**
+   * Sign-in with one wallet signature; the client keeps the provider to sign again when the session
+   * lapses. In cookie mode it then checks that the browser kept the session cookie (`COOKIE_NOT_KEPT`).
+   */
   signIn(provider: Eip1193Provider, options?: SignInOptions): Promise<SignInResult>
-  /** The Bearer session token held in Bearer mode (to keep across restarts), else undefined. */
+  /** The session token held in token mode (to keep across restarts), else undefined. */
   readonly sessionToken: string | undefined
 }
 
@@ -86,12 +104,15 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
   if (!baseUrl) throw new TypeError('createGatewayClient needs a baseUrl outside a browser page.')
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const credentials = options.credentials ?? 'include'
+  const mode: SessionMode =
+    options.sessionMode ??
+    (options.sessionToken !== undefined || browser.document === undefined ? 'token' : 'cookie')
   const http = new Http({
     baseUrl,
     apiPrefix: options.apiPrefix ?? '/api',
     fetch: fetchImpl,
     credentials,
-    bearer: options.sessionToken !== undefined || browser.document === undefined,
+    bearer: mode === 'token',
     sessionToken: options.sessionToken,
   })
   /** The wallet of the last signIn, to sign again when the session lapses. */
@@ -99,14 +120,21 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
   /** One re-sign at a time: calls that lapse together share one wallet prompt. */
   let resigning: Promise<SignInResult> | undefined
 
-  async function verify(body: VerifyBody): Promise<SignInResult> {
+  function keepToken(token: string | undefined) {
+    if (token === http.sessionToken) return
+    http.sessionToken = token
+    options.onSessionToken?.(token)
+  }
+
+  async function verify(body: VerifyBody, operation: ClientMethod = 'verifySignIn'): Promise<SignInResult> {
     const result = await http.send<SignInResult>({
+      operation,
       method: 'POST',
       path: '/auth/siwx/verify',
       body,
       headers: http.bearer ? TOKEN_MODE : {},
     })
-    if (result.sessionToken !== undefined) http.sessionToken = result.sessionToken
+    if (result.sessionToken !== undefined) keepToken(result.sessionToken)
     return result
   }
 
@@ -114,10 +142,31 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     const { address, chainId, provider } = account
     const text =
       message ??
-      (await http.send<Challenge>({ path: '/auth/siwx/challenge', query: { address, chainId } })).message
+      (
+        await http.send<Challenge>({
+          operation: 'signIn',
+          path: '/auth/siwx/challenge',
+          query: { address, chainId },
+        })
+      ).message
     if (text === undefined) throw new Error('The gateway gave no sign-in message for this wallet.')
     const signature = await personalSign(provider, address, text)
-    return verify({ data: { chainId, accountAddress: address }, message: text, signature })
+    return verify({ data: { chainId, accountAddress: address }, message: text, signature }, 'signIn')
+  }
+
+  /**
+   * Cookie mode: the verify answer set a cookie, but a browser keeps none from a gateway on another
+   * site than the page (SameSite=Lax), and says nothing. Reading the session tells.
+   */
+  async function checkCookieKept() {
+    const session = await http.send<SessionView>({ operation: 'signIn', path: '/auth/session' })
+    if (session.signedIn) return
+    const page = browser.location?.origin ?? 'this page'
+    throw clientProblem(
+      'COOKIE_NOT_KEPT',
+      `Signed in, but the browser did not keep the gateway's session cookie: the page (${page}) and the gateway (${baseUrl}) are on different sites, and browsers send a SameSite=Lax cookie only within one site. Open the page under the gateway's host name (for example both on localhost, or both on 127.0.0.1), or use token mode: createGatewayClient({ sessionMode: 'token' }).`,
+      { status: 0, requestId: '', method: 'signIn' },
+    )
   }
 
   /** Signs the wallet back in with the problem's challenge; rejects with the problem if it cannot. */
@@ -126,7 +175,7 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     if (!account) return Promise.reject(problem)
     resigning ??= signWith(account, problem.challenge?.message)
       .catch((err: unknown) => {
-        throw new GatewayProblem(problem, { cause: err })
+        throw new GatewayProblem(problem, { cause: err, method: problem.method })
       })
       .finally(() => {
         resigning = undefined
@@ -148,46 +197,51 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     }
   }
 
+  const orderPath = (uuid: string) => `/v1/orders/${encodeURIComponent(uuid)}`
+
   return {
-    listTokens: (filters = {}) => call({ path: '/v1/tokens', query: filters }),
-    getToken: (id) => call({ path: `/v1/tokens/${encodeURIComponent(id)}` }),
-    listChains: () => call({ path: '/v1/chains' }),
-    getQuote: (params) => call({ path: '/v1/tokens/quote', query: params }),
-    getSwapLimits: (params) => call({ path: '/v1/tokens/swap-limits', query: params }),
+    listTokens: (filters = {}) => call({ operation: 'listTokens', path: '/v1/tokens', query: filters }),
+    getToken: (id) => call({ operation: 'getToken', path: `/v1/tokens/${encodeURIComponent(id)}` }),
+    listChains: () => call({ operation: 'listChains', path: '/v1/chains' }),
+    getQuote: (params) => call({ operation: 'getQuote', path: '/v1/tokens/quote', query: params }),
+    getSwapLimits: (params) =>
+      call({ operation: 'getSwapLimits', path: '/v1/tokens/swap-limits', query: params }),
     createOrder: (body, { idempotencyKey } = {}) =>
       call({
+        operation: 'createOrder',
         method: 'POST',
         path: '/v1/orders/create',
         body,
         headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
       }),
-    getOrder: (uuid) => call({ path: `/v1/orders/${encodeURIComponent(uuid)}` }),
-    listOrders: (params = {}) => call({ path: '/v1/orders', query: params }),
+    getOrder: (uuid) => call({ operation: 'getOrder', path: orderPath(uuid) }),
+    listOrders: (params = {}) => call({ operation: 'listOrders', path: '/v1/orders', query: params }),
     followOrder(uuid, handlers) {
       const EventSource = options.EventSource ?? browser.EventSource
       if (!EventSource)
         throw new TypeError('followOrder needs an EventSource: pass one to createGatewayClient.')
-      const path = `/orders/${encodeURIComponent(uuid)}/status-stream`
       return followOrder(
         {
-          url: http.url(path),
+          url: http.url(`/orders/${encodeURIComponent(uuid)}/status-stream`),
           EventSource,
           withCredentials: credentials === 'include',
-          readOrder: () => http.send<Order>({ path: `/v1/orders/${encodeURIComponent(uuid)}` }),
+          readOrder: () => http.send<Order>({ operation: 'followOrder', path: orderPath(uuid) }),
         },
         handlers,
       )
     },
-    getChallenge: (params = {}) => call({ path: '/auth/siwx/challenge', query: params }),
-    verifySignIn: verify,
+    getChallenge: (params = {}) =>
+      call({ operation: 'getChallenge', path: '/auth/siwx/challenge', query: params }),
+    verifySignIn: (body) => verify(body),
     async refreshSession() {
       try {
         const renewed = await http.send<SignInResult>({
+          operation: 'refreshSession',
           method: 'POST',
           path: '/auth/refresh',
           headers: http.bearer ? TOKEN_MODE : {},
         })
-        if (renewed.sessionToken !== undefined) http.sessionToken = renewed.sessionToken
+        if (renewed.sessionToken !== undefined) keepToken(renewed.sessionToken)
         return renewed
       } catch (err) {
         // A refused renewal carries a challenge: signing it is the renewal.
@@ -195,16 +249,17 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
         return resign(err)
       }
     },
-    getMe: () => call({ path: '/auth/me' }),
-    getSession: () => call({ path: '/auth/session' }),
+    getMe: () => call({ operation: 'getMe', path: '/auth/me' }),
+    getSession: () => call({ operation: 'getSession', path: '/auth/session' }),
     async logout() {
-      await http.send<void>({ method: 'POST', path: '/auth/logout' })
-      http.sessionToken = undefined
+      await http.send<void>({ operation: 'logout', method: 'POST', path: '/auth/logout' })
+      keepToken(undefined)
       wallet = undefined
     },
     async signIn(provider, { chainId } = {}) {
       const account = { ...(await walletAccount(provider, chainId)), provider }
       const result = await signWith(account)
+      if (!http.bearer) await checkCookieKept()
       wallet = account
       return result
     },

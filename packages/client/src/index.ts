@@ -1,17 +1,22 @@
-// swap-gateway/client: the typed client of the gateway's public API, for browsers and Node 20+.
-// Runs on fetch and EventSource alone; its types come from the gateway's own schemas.
+// swap-gateway-client: the typed client of the gateway's public API, for browsers, React Native and
+// Node 20+. Runs on fetch and EventSource alone; its types are generated from the gateway's document.
 export type { EventSourceConstructor, EventSourceLike, FollowHandlers, Following } from './follow.js'
 export {
   createGatewayClient,
   type GatewayClient,
   type GatewayClientOptions,
+  type SessionMode,
   type SignInOptions,
 } from './gateway-client.js'
 export type { Credentials, FetchLike } from './http.js'
 export {
   CLIENT_CODES,
   type ClientCode,
+  type ClientMethod,
   GatewayProblem,
+  isProblemOf,
+  type MethodProblem,
+  type MethodProblemCode,
   type ProblemCode,
   type ProblemDocument,
 } from './problem.js'
