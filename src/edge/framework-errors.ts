@@ -1,7 +1,7 @@
 // The answers Fastify's router and Node's HTTP parser would otherwise write themselves (a malformed
 // URL, a path parameter or URL over the limit, headers over the limit, an unreadable request line, a
 // client too slow to send its request), written as our problem documents with an x-request-id, so no
-// framework code or message ever reaches a client (CONTRACT.md §3).
+// framework code or message ever reaches a client (docs/api.md, "Errors").
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'

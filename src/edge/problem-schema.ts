@@ -1,4 +1,4 @@
-// The problem document (CONTRACT.md §3) as a schema: what the OpenAPI document names `Problem` and
+// The problem document (docs/api.md, "Errors") as a schema: what the OpenAPI document names `Problem` and
 // what the typed client's GatewayProblem carries. errors.ts renders it; this only describes it.
 import { z } from 'zod'
 import { challengeAnswer } from '../auth/answers.js'
