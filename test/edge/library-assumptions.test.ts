@@ -81,7 +81,7 @@ t.test(
   },
 )
 
-t.test('edge/framework-errors.ts: Node keeps the response in progress on its socket', async (t) => {
+t.test('edge/parser-errors.ts: Node keeps the response in progress on its socket', async (t) => {
   const seen: { before?: unknown; during?: unknown; started?: unknown } = {}
   const server = createServer((req, res) => {
     const socket = req.socket as typeof req.socket & { _httpMessage?: ServerResponse }
