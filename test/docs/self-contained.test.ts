@@ -7,12 +7,7 @@ import t from 'tap'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 /** Text that names a document outside the repository. */
-const OUTSIDE = [
-  /\.\.\/shared\b/,
-  /\bshared\/(CONTRACT|upstream)/,
-  /\bCONTRACT\b/,
-  /000_94693d4db86aa72b/,
-]
+const OUTSIDE = [/\.\.\/shared\b/, /\bshared\/(CONTRACT|upstream)/, /\bCONTRACT\b/, /000_94693d4db86aa72b/]
 /** What a source file's comments and strings get wrong: a document outside, or a docs/ file that is not there. */
 function sourceProblemsOf(text: string, exists = existsSync): string[] {
   const problems = OUTSIDE.filter((re) => re.test(text)).map((re) => `names a document outside (${re})`)
@@ -110,8 +105,16 @@ t.test('the check itself catches what it is for', async (t) => {
   t.match(problemsOf(file, 'See [x](docs/missing.md).'), [/does not exist/])
   t.match(problemsOf(file, 'See [x](docs/api.md#no-such-heading).'), [/no such heading/])
   t.same(problemsOf(file, 'See [x](docs/api.md#errors) and [y](https://example.com/../x).'), [])
-  t.match(sourceProblemsOf('// the rule (CONTRACT.md §9)'), [/outside/], 'a source comment naming the contract')
-  t.match(sourceProblemsOf('// see docs/nowhere.md'), [/does not exist/], 'a source comment naming a missing doc')
+  t.match(
+    sourceProblemsOf('// the rule (CONTRACT.md §9)'),
+    [/outside/],
+    'a source comment naming the contract',
+  )
+  t.match(
+    sourceProblemsOf('// see docs/nowhere.md'),
+    [/does not exist/],
+    'a source comment naming a missing doc',
+  )
   t.same(sourceProblemsOf('// see docs/api.md, "Errors"'), [])
   t.same(problemsOf(file, '```sh\ncat ../helpers/x\n```'), [], 'code blocks are code, not links')
 })

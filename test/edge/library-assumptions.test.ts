@@ -103,26 +103,29 @@ t.test('edge/parser-errors.ts: Node keeps the response in progress on its socket
   )
 })
 
-t.test('every read of a library\'s private field in src/ has its test here, named after the file', async (t) => {
-  const here = readFileSync(import.meta.filename, 'utf8')
-  const root = join(import.meta.dirname, '../..')
-  const files = (function walk(dir: string): string[] {
-    return readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name)
-      return statSync(path).isDirectory() ? walk(path) : name.endsWith('.ts') ? [path] : []
-    })
-  })(join(root, 'src'))
-  const reads = files.flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(/\)\.(_[a-zA-Z]+)\b/g)].map((m) => ({
-      file: relative(join(root, 'src'), file),
-      field: m[1]!,
-    })),
-  )
-  t.ok(reads.length >= 2, `${reads.length} private reads found`)
-  for (const { file, field } of reads) {
-    t.ok(
-      here.includes(`t.test('${file}:`) && here.includes(field),
-      `${file} reads ${field}: a test here is named after the file and reads the field`,
+t.test(
+  "every read of a library's private field in src/ has its test here, named after the file",
+  async (t) => {
+    const here = readFileSync(import.meta.filename, 'utf8')
+    const root = join(import.meta.dirname, '../..')
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name)
+        return statSync(path).isDirectory() ? walk(path) : name.endsWith('.ts') ? [path] : []
+      })
+    })(join(root, 'src'))
+    const reads = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\)\.(_[a-zA-Z]+)\b/g)].map((m) => ({
+        file: relative(join(root, 'src'), file),
+        field: m[1]!,
+      })),
     )
-  }
-})
+    t.ok(reads.length >= 2, `${reads.length} private reads found`)
+    for (const { file, field } of reads) {
+      t.ok(
+        here.includes(`t.test('${file}:`) && here.includes(field),
+        `${file} reads ${field}: a test here is named after the file and reads the field`,
+      )
+    }
+  },
+)

@@ -26,7 +26,10 @@ export function documentedMetrics(markdown: string): Set<string> {
 
 t.test('the table reads shorthand cells as operators do', async (t) => {
   const table = '## Metrics\n| `gateway_catalog_cache_hits_total`, `_cache_misses_total` | counter | | x |\n'
-  t.same([...documentedMetrics(table)], ['gateway_catalog_cache_hits_total', 'gateway_catalog_cache_misses_total'])
+  t.same(
+    [...documentedMetrics(table)],
+    ['gateway_catalog_cache_hits_total', 'gateway_catalog_cache_misses_total'],
+  )
 })
 
 t.test("docs/operations.md's metric table is the registry's list", async (t) => {
