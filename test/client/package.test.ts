@@ -16,7 +16,7 @@ const ROOT = process.cwd()
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
 
 // Packing builds the package; compiling takes a while on two cores.
-t.setTimeout(240_000)
+t.setTimeout(290_000)
 
 const CONSUMER_SCRIPT = `
 import { createGatewayClient, GatewayProblem } from 'swap-gateway-client'
