@@ -89,7 +89,7 @@ export class Sessions implements CredentialSource {
     const { challenge } = await this.challenges.issue(
       request.upstreamContext(),
       wallet,
-      request.headers.origin,
+      request.headers,
     )
     return new GatewayError('SESSION_EXPIRED', detail, { members: { challenge } })
   }

@@ -47,7 +47,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       const { upstreamBody, challenge } = await opts.challenges.issue(
         request.upstreamContext(),
         wallet,
-        request.headers.origin,
+        request.headers,
       )
       return reply.header('cache-control', 'no-store').send({ ...upstreamBody, ...challenge })
     },
@@ -88,7 +88,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       const session = await opts.signIn.verify(
         request.upstreamContext(),
         request.body,
-        request.headers.origin,
+        request.headers,
       )
       const sessionToken = await opts.sessions.issue(reply, session)
       request.log.info({ userId: session.userId }, 'signed in')
