@@ -31,7 +31,7 @@ async function gateway(t: Parameters<typeof startGateway>[0], env: Record<string
         signature: await wallet.signMessage({ message }),
       },
     })
-  return { challenge, verify }
+  return { challenge, verify, app: gw.app, sandbox: gw.sandbox }
 }
 
 const firstLine = (message: string) => message.split('\n')[0]
@@ -56,7 +56,16 @@ t.test('outside production a loopback alias of PUBLIC_ORIGIN gets a message nami
 
 t.test('any other Host, and any Host in production, gets a message naming PUBLIC_ORIGIN', async (t) => {
   const gw = await gateway(t, { PUBLIC_ORIGIN: 'http://localhost:3000' })
-  for (const host of ['127.0.0.1:3001', 'evil.example:3000', '127.0.0.1', 'localhost:3000', '10.0.0.1:3000']) {
+  const others = [
+    '127.0.0.1:3001',
+    'evil.example:3000',
+    '127.0.0.1',
+    'localhost:3000',
+    '10.0.0.1:3000',
+    '[::1',
+    '127.0.0.1:3000@evil.example',
+  ]
+  for (const host of others) {
     t.equal(
       firstLine(await gw.challenge(host)),
       'http://localhost:3000 wants you to sign in with your Ethereum account:',
@@ -80,4 +89,21 @@ t.test('a page on an alias is refused a message naming the public origin', async
   const res = await gw.verify(message, 'http://127.0.0.1:3000')
   t.equal(res.statusCode, 401)
   t.equal(res.json().code, 'SIGNATURE_INVALID', 'a message for another site than the page')
+})
+
+t.test("a lapsed session's challenge names the alias too", async (t) => {
+  const gw = await gateway(t, { PUBLIC_ORIGIN: 'http://localhost:3000' })
+  const page = 'http://127.0.0.1:3000'
+  const signedIn = await gw.verify(await gw.challenge('127.0.0.1:3000'), page)
+  t.equal(signedIn.statusCode, 201)
+  const cookie = signedIn.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+  gw.sandbox.control.lapseSessions()
+  // The page's history GET: same-origin, so no Origin; the upstream refuses the lapsed token.
+  const res = await gw.app.inject({ url: '/api/v1/orders', headers: { host: '127.0.0.1:3000', cookie } })
+  t.equal(res.json().code, 'SESSION_EXPIRED')
+  t.equal(
+    firstLine(res.json().challenge.message),
+    `${page} wants you to sign in with your Ethereum account:`,
+    'the re-sign message names the page too',
+  )
 })
