@@ -85,11 +85,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       },
     },
     async (request, reply) => {
-      const session = await opts.signIn.verify(
-        request.upstreamContext(),
-        request.body,
-        request.headers,
-      )
+      const session = await opts.signIn.verify(request.upstreamContext(), request.body, request.headers)
       const sessionToken = await opts.sessions.issue(reply, session)
       request.log.info({ userId: session.userId }, 'signed in')
       const view = opts.sessions.view(session)
