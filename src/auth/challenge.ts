@@ -1,15 +1,20 @@
 // SIWX challenges: a single-use nonce from the upstream and, for a known wallet, a ready EIP-4361
 // message naming the asking page's site (its allowed Origin, or PUBLIC_ORIGIN for clients without
-// one), so a wallet can sign at once without warning its user about another site.
+// one), so a wallet can sign at once without warning its user about another site. The message
+// expires when the nonce does, so a signature made too late is refused here, with a fresh challenge.
 import { getAddress } from './address.js'
 import type { Clock } from '../clock.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { challengeSchema } from '../upstream/schemas.js'
-import type { AllowedOrigins, Site } from '../edge/allowed-origins.js'
+import type { AllowedOrigins, Asking, Site } from '../edge/allowed-origins.js'
 import { buildMessage, evmChainId } from './siwe-message.js'
 
-/** How long a built message may be signed; the upstream's own nonce lifetime may be shorter. */
-export const CHALLENGE_TTL_MS = 10 * 60 * 1000
+/**
+ * How long a built message may be signed: no longer than the upstream's nonce lives. The upstream
+ * spec gives no figure; the sandbox's nonces live 5 minutes, and a message outliving its nonce would
+ * be signed only to be refused.
+ */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000
 const PROBE_ADDRESS = '0x0000000000000000000000000000000000000001'
 const STATEMENT = 'Sign in to see your swap orders and have new ones attributed to you.'
 
@@ -32,16 +37,18 @@ export class Challenges {
 
   /**
    * The upstream's challenge body (extra fields kept) and our challenge built from it, its message
-   * naming the site of `origin` (the request's Origin header).
+   * naming the site of the page asking (the request's Origin, or Host, headers).
    */
-  async issue(ctx: CallContext, wallet: Wallet | undefined, origin: string | undefined) {
+  async issue(ctx: CallContext, wallet: Wallet | undefined, asking: Asking) {
+    // Before the call: the nonce cannot have been minted earlier, so the message cannot outlive it.
+    const issuedAt = new Date(this.clock.now())
     const reply = await this.upstream.call(ctx, {
       operation: 'challenge',
       path: '/auth/siwx/challenge',
       schema: challengeSchema,
     })
     const { nonce } = reply.body
-    const message = wallet && this.messageFor(this.origins.siteFor(origin), wallet, nonce)
+    const message = wallet && this.messageFor(this.origins.siteAsking(asking), wallet, nonce, issuedAt)
     const challenge: Challenge = message === undefined ? { nonce } : { nonce, message }
     return { upstreamBody: reply.body, challenge }
   }
@@ -49,11 +56,11 @@ export class Challenges {
   /** False when PUBLIC_ORIGIN's host is one EIP-4361 builders refuse: challenges then carry no message. */
   buildsMessages(): boolean {
     const wallet = { address: PROBE_ADDRESS, chainId: '1' }
-    return this.messageFor(this.origins.publicSite, wallet, 'probeNonce1') !== undefined
+    return this.messageFor(this.origins.publicSite, wallet, 'probeNonce1', new Date(0)) !== undefined
   }
 
   /** Undefined when the wallet is not an EVM one, or the nonce cannot be carried in a message. */
-  private messageFor(site: Site, wallet: Wallet, nonce: string): string | undefined {
+  private messageFor(site: Site, wallet: Wallet, nonce: string, issuedAt: Date): string | undefined {
     const chainId = evmChainId(wallet.chainId)
     if (chainId === undefined) return undefined
     let address: `0x${string}`
@@ -62,7 +69,6 @@ export class Challenges {
     } catch {
       return undefined
     }
-    const issuedAt = new Date(this.clock.now())
     return buildMessage({
       ...site,
       address,

@@ -46,7 +46,7 @@ export const authPlugin = fp(
         'PUBLIC_ORIGIN names a host EIP-4361 messages cannot carry: challenges will have no message',
       )
     }
-    const signIn = new SignIn(app.upstream, opts.origins, opts.clock)
+    const signIn = new SignIn(app.upstream, opts.origins, opts.clock, challenges)
     const sessions = new Sessions(
       new SessionSealer(opts.sessionSecrets),
       sessionCookieFor(opts.publicOrigin),

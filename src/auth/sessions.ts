@@ -86,11 +86,7 @@ export class Sessions implements CredentialSource {
   async expired(request: FastifyRequest, detail = 'The sign-in has lapsed: sign the challenge to continue.') {
     const read = await this.read(request)
     const wallet = read.state === 'none' ? undefined : read.session
-    const { challenge } = await this.challenges.issue(
-      request.upstreamContext(),
-      wallet,
-      request.headers.origin,
-    )
+    const { challenge } = await this.challenges.issue(request.upstreamContext(), wallet, request.headers)
     return new GatewayError('SESSION_EXPIRED', detail, { members: { challenge } })
   }
 

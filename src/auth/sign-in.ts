@@ -1,17 +1,20 @@
 // Sign-in and renewal against the upstream. An EIP-4361 message is checked here first (its site, the
 // wallet and chain of `data`, its validity window), so a signature minted for another site never
 // reaches the upstream; then the upstream verifies the signature and consumes the nonce. The site is
-// the request's Origin when one is sent (a page signs in for itself), else any allowed origin.
+// the request's Origin when one is sent (a page signs in for itself), else any allowed origin. A
+// refusal that a new signature cures (the nonce or the message has lapsed: a slow wallet) carries a
+// fresh challenge, so the wallet signs again in one step.
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
 import { meSchema, tokensPairSchema } from '../upstream/schemas.js'
-import type { AllowedOrigins, Site } from '../edge/allowed-origins.js'
+import type { AllowedOrigins, Asking, Site } from '../edge/allowed-origins.js'
+import type { Challenges } from './challenge.js'
 import type { VerifyBody } from './schemas.js'
 import { SESSION_MAX_AGE_MS, type Session } from './session.js'
-import { evmChainId, messageProblem, readMessage } from './siwe-message.js'
+import { evmChainId, hasExpired, messageProblem, readMessage } from './siwe-message.js'
 import { accessTokenExpiry, upstreamCookie } from './upstream-tokens.js'
 
 /** The refresh success body is not documented: anything parses, the token is looked for below. */
@@ -20,11 +23,22 @@ const refreshAnswer = z.unknown()
 const refused = (why: string) =>
   new GatewayError('SIGNATURE_INVALID', `The sign-in message was refused: ${why}.`)
 
+/** The message's Expiration Time has passed: a new signature of a fresh message cures it. */
+class MessageLapsed extends GatewayError {
+  constructor() {
+    super(
+      'SIGNATURE_INVALID',
+      'The sign-in message has expired (it lives as long as its nonce): sign the fresh challenge.',
+    )
+  }
+}
+
 export class SignIn {
   constructor(
     private readonly upstream: UpstreamClient,
     private readonly origins: AllowedOrigins,
     private readonly clock: Clock,
+    private readonly challenges: Challenges,
   ) {}
 
   /**
@@ -63,21 +77,29 @@ export class SignIn {
           chainId,
           now: new Date(this.clock.now()),
         })
+        if (problem && hasExpired(read.fields, this.clock.now())) throw new MessageLapsed()
         if (problem) throw refused(problem)
       }
     }
   }
 
-  async verify(ctx: CallContext, body: VerifyBody, origin: string | undefined): Promise<Session> {
-    this.checkMessage(body, origin)
-    const tokens = await this.upstream.call(ctx, {
-      operation: 'verify',
-      method: 'POST',
-      path: '/auth/siwx/verify',
-      body: { data: body.data, message: body.message, signature: body.signature },
-      tenantKey: true,
-      schema: tokensPairSchema,
-    })
+  async verify(ctx: CallContext, body: VerifyBody, asking: Asking): Promise<Session> {
+    let tokens
+    try {
+      this.checkMessage(body, asking.origin)
+      tokens = await this.upstream.call(ctx, {
+        operation: 'verify',
+        method: 'POST',
+        path: '/auth/siwx/verify',
+        body: { data: body.data, message: body.message, signature: body.signature },
+        tenantKey: true,
+        schema: tokensPairSchema,
+      })
+    } catch (err) {
+      if (!(err instanceof MessageLapsed || (err instanceof GatewayError && err.code === 'NONCE_INVALID')))
+        throw err
+      throw await this.withFreshChallenge(ctx, err, body, asking)
+    }
     const { accessToken } = tokens.body
     return {
       v: 1,
@@ -128,6 +150,18 @@ export class SignIn {
       refreshCookie: upstreamCookie(reply.headers, 'refresh_token') ?? session.refreshCookie,
       expiresAt: accessTokenExpiry(accessToken, this.clock.now()),
       usableUntil: this.clock.now() + SESSION_MAX_AGE_MS,
+    }
+  }
+
+  /** The refusal again, carrying a fresh challenge for the same wallet and page if one can be had. */
+  private async withFreshChallenge(ctx: CallContext, err: GatewayError, body: VerifyBody, asking: Asking) {
+    const wallet = { address: body.data.accountAddress, chainId: body.data.chainId }
+    try {
+      const { challenge } = await this.challenges.issue(ctx, wallet, asking)
+      return new GatewayError(err.code, err.detail, { members: { challenge }, cause: err })
+    } catch {
+      // The upstream failed to give a nonce: the refusal stands alone, and a new sign-in starts over.
+      return err
     }
   }
 

@@ -30,9 +30,13 @@ const MESSAGE = new RegExp(
 )
 /** RFC 3339 date-time, as EIP-4361's timestamps are written. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/
-/** An authority EIP-4361 builders accept: a dotted host name, an IPv4 address or localhost, with a port. */
+/**
+ * An authority the gateway writes in a message: a dotted host name, an IPv4 address or localhost, as
+ * EIP-4361 builders accept, or an IPv6 literal such as `[::1]` (an RFC 3986 authority as the EIP
+ * defines `domain`, though viem's builder refuses it), with a port.
+ */
 const DOMAIN =
-  /^(?:(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:[a-zA-Z]{2,63}|xn--[a-zA-Z0-9-]{0,58}[a-zA-Z0-9])|(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)|localhost)(?::\d{1,5})?$/i
+  /^(?:(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:[a-zA-Z]{2,63}|xn--[a-zA-Z0-9-]{0,58}[a-zA-Z0-9])|(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)|localhost|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*$/
 
 export interface MessageFields {
@@ -73,7 +77,7 @@ const oneLine = (value: string) => value !== '' && !/[\r\n]/.test(value)
 
 /**
  * The message text, or undefined for a nonce that cannot be carried (see the file header) or a domain
- * that EIP-4361 signers refuse (a single-label host such as `gateway:3000`, an IPv6 literal).
+ * that EIP-4361 signers refuse (a single-label host such as `gateway:3000`).
  */
 export function buildMessage(fields: MessageFields): string | undefined {
   if (!canCarryNonce(fields.nonce) || !DOMAIN.test(fields.domain) || !SCHEME.test(fields.scheme))
@@ -175,6 +179,12 @@ export function messageProblem(fields: SiweFields, expect: Expectations): string
     return 'the message names another address than data.accountAddress'
   }
   return undefined
+}
+
+/** Whether the message's Expiration Time, read as messageProblem reads it, has passed at `now`. */
+export function hasExpired(fields: SiweFields, now: number): boolean {
+  const expires = fields.expirationTime === undefined ? undefined : timeOf(fields.expirationTime)
+  return expires !== undefined && now >= expires
 }
 
 /** The EIP-155 chain id of a decimal (`1`) or CAIP-2 (`eip155:1`) chain id; undefined for other chains. */

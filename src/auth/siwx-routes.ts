@@ -47,7 +47,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       const { upstreamBody, challenge } = await opts.challenges.issue(
         request.upstreamContext(),
         wallet,
-        request.headers.origin,
+        request.headers,
       )
       return reply.header('cache-control', 'no-store').send({ ...upstreamBody, ...challenge })
     },
@@ -85,11 +85,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       },
     },
     async (request, reply) => {
-      const session = await opts.signIn.verify(
-        request.upstreamContext(),
-        request.body,
-        request.headers.origin,
-      )
+      const session = await opts.signIn.verify(request.upstreamContext(), request.body, request.headers)
       const sessionToken = await opts.sessions.issue(reply, session)
       request.log.info({ userId: session.userId }, 'signed in')
       const view = opts.sessions.view(session)

@@ -49,8 +49,8 @@ export function demoPage(s: PageSettings): string {
     <form id="swap" novalidate>${tokenSide('from', 'You send', 'send')}
       <div class="field">
         <label for="amount">Amount</label>
-        <input id="amount" name="amount" inputmode="decimal" autocomplete="off" placeholder="0.0">
-        <p class="hint" id="limits"></p>
+        <input id="amount" name="amount" inputmode="decimal" autocomplete="off" placeholder="0.0" aria-describedby="limits">
+        <p class="hint" id="limits" aria-live="polite"></p>
       </div>
       <button id="flip" type="button" class="flip" aria-label="Swap the two tokens">⇅</button>${tokenSide('to', 'You receive', 'receive')}
       <div id="quote" class="quote" aria-live="polite"><p class="muted">Pick two tokens and an amount to see a quote.</p></div>

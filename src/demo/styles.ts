@@ -78,6 +78,7 @@ input:focus-visible, select:focus-visible, button:focus-visible, a:focus-visible
 }
 input[aria-invalid="true"] { border-color: var(--bad); }
 .hint { margin: 0; color: var(--muted); font-size: 0.85rem; min-height: 1.2em; }
+.hint .warning { color: var(--wait); }
 .muted { color: var(--muted); margin: 0; }
 
 button {

@@ -2,6 +2,9 @@
 // PUBLIC_ORIGIN, ALLOWED_ORIGINS, and, outside production, any loopback development server (Vite on
 // http://localhost:5173 works with no configuration). The origin policy refuses the rest; sign-in
 // names the asking page's site in its messages, because wallets warn when a message names another.
+// Outside production a page the gateway serves itself may be opened under another loopback name than
+// PUBLIC_ORIGIN's (http://127.0.0.1:3000, the address the log prints, for http://localhost:3000): its
+// same-origin GETs carry no Origin, so the Host it used names its site.
 
 /** A page's site as an EIP-4361 message names it. */
 export interface Site {
@@ -14,11 +17,18 @@ export interface Site {
 export interface OriginRules {
   publicOrigin: string
   allowedOrigins: readonly string[]
-  /** Outside production: any http://localhost:<port> and http://127.0.0.1:<port> is allowed too. */
+  /** Outside production: any http://localhost:<port>, http://127.0.0.1:<port> and http://[::1]:<port> too. */
   loopbackDevServers: boolean
 }
 
-const LOOPBACK_DEV_SERVER = /^http:\/\/(?:localhost|127\.0\.0\.1)(?::[1-9]\d{0,4})?$/
+const LOOPBACK_DEV_SERVER = /^http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::[1-9]\d{0,4})?$/
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/** The request headers that say which page asks. */
+export interface Asking {
+  origin?: string | undefined
+  host?: string | undefined
+}
 
 export const siteOf = (origin: string): Site => {
   const url = new URL(origin)
@@ -47,5 +57,33 @@ export class AllowedOrigins {
     return origin !== undefined && origin !== this.rules.publicOrigin && this.allows(origin)
       ? siteOf(origin)
       : this.publicSite
+  }
+
+  /**
+   * The site of the page asking: its Origin's (as siteFor); without one, outside production, the
+   * loopback alias of PUBLIC_ORIGIN its Host names (same scheme and port, another loopback name).
+   */
+  siteAsking({ origin, host }: Asking): Site {
+    if (origin !== undefined || host === undefined) return this.siteFor(origin)
+    const alias = this.loopbackAlias(host)
+    return alias === undefined ? this.publicSite : siteOf(alias)
+  }
+
+  private loopbackAlias(host: string): string | undefined {
+    if (!this.rules.loopbackDevServers) return undefined
+    const ours = new URL(this.rules.publicOrigin)
+    let asked: URL
+    try {
+      asked = new URL(`${ours.protocol}//${host}`)
+    } catch {
+      return undefined
+    }
+    const alias = asked.origin
+    const aliased =
+      LOOPBACK_HOSTS.has(ours.hostname) &&
+      LOOPBACK_HOSTS.has(asked.hostname) &&
+      asked.port === ours.port &&
+      asked.host === host.toLowerCase()
+    return aliased && this.allows(alias) ? alias : undefined
   }
 }

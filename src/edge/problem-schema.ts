@@ -21,7 +21,9 @@ export const problemSchema = z
       .describe('VALIDATION_FAILED (and INVALID_AMOUNT): one entry per bad field.'),
     challenge: challengeAnswer
       .optional()
-      .describe('SESSION_EXPIRED: a fresh challenge, so the wallet can sign again at once.'),
+      .describe(
+        'SESSION_EXPIRED, and a verify refused because its nonce or message had lapsed (NONCE_INVALID, SIGNATURE_INVALID): a fresh challenge, so the wallet can sign again at once.',
+      ),
     side: z.enum(['deposit', 'settle']).optional().describe('UNKNOWN_TOKEN: which token of the pair.'),
     tokenId: z.int().optional().describe('UNKNOWN_TOKEN: the id not in the catalog.'),
     network: z.string().optional().describe('INVALID_ADDRESS: the settle chain that refused the address.'),

@@ -30,6 +30,8 @@ export interface SandboxControl {
   complete(uuid: string, settleAmount?: number): OrderDetails
   /** → ERROR from any non-terminal state. */
   fail(uuid: string): OrderDetails
+  /** AWAITING_USER_DEPOSIT → TIMED_OUT now (its `timeout` set to now); the clock and other orders stay. */
+  expire(uuid: string): OrderDetails
   /** Moves the sandbox clock forward and expires unfunded orders whose timeout has passed. */
   advanceTime(ms: number): void
   /** The sandbox clock (ms epoch). */
@@ -70,6 +72,7 @@ export function createControl(ctx: SandboxContext): SandboxControl {
     progress: (uuid, settleAmount) => view(ctx.orders.progress(uuid, settleAmount)),
     complete: (uuid, settleAmount) => view(ctx.orders.complete(uuid, settleAmount)),
     fail: (uuid) => view(ctx.orders.fail(uuid)),
+    expire: (uuid) => view(ctx.orders.expire(uuid)),
     advanceTime(ms) {
       ctx.clock.advance(ms)
       ctx.orders.expireDue()

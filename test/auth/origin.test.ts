@@ -212,31 +212,44 @@ const REQUEST_HEADERS = [
   'x-session-mode',
 ]
 
-t.test('outside production a dev server on localhost or 127.0.0.1 works with no configuration', async (t) => {
-  const gw = await startAuthGateway(t)
-  for (const origin of ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:8080']) {
-    const page = gw.client(origin)
-    const res = await page.get('/api/auth/session')
-    t.equal(res.status, 200, origin)
-    t.equal(res.headers.get('access-control-allow-origin'), origin, `${origin}: echoed`)
-    t.equal(res.headers.get('access-control-allow-credentials'), 'true', `${origin}: with credentials`)
-    const preflight = await page.request('OPTIONS', '/api/v1/orders/create', {
-      headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
-    })
-    t.equal(preflight.status, 204, `${origin}: preflight`)
-    t.equal(preflight.headers.get('access-control-allow-origin'), origin)
-  }
-  t.notOk(
-    gw.logs.lines().some((l) => l.level === 40 && String(l.msg).includes('ALLOWED_ORIGINS')),
-    'nothing refused, nothing logged',
-  )
-})
+t.test(
+  'outside production a dev server on localhost, 127.0.0.1 or [::1] works with no configuration',
+  async (t) => {
+    const gw = await startAuthGateway(t)
+    for (const origin of [
+      'http://localhost:5173',
+      'http://127.0.0.1:5173',
+      'http://[::1]:5173',
+      'http://localhost:8080',
+    ]) {
+      const page = gw.client(origin)
+      const res = await page.get('/api/auth/session')
+      t.equal(res.status, 200, origin)
+      t.equal(res.headers.get('access-control-allow-origin'), origin, `${origin}: echoed`)
+      t.equal(res.headers.get('access-control-allow-credentials'), 'true', `${origin}: with credentials`)
+      const preflight = await page.request('OPTIONS', '/api/v1/orders/create', {
+        headers: {
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      })
+      t.equal(preflight.status, 204, `${origin}: preflight`)
+      t.equal(preflight.headers.get('access-control-allow-origin'), origin)
+    }
+    t.notOk(
+      gw.logs.lines().some((l) => l.level === 40 && String(l.msg).includes('ALLOWED_ORIGINS')),
+      'nothing refused, nothing logged',
+    )
+  },
+)
 
 t.test('in production localhost is an origin like any other: refused unless listed', async (t) => {
   const gw = await startAuthGateway(t, { env: { NODE_ENV: 'production' } })
-  const res = await gw.client('http://localhost:5173').get('/api/auth/session')
-  t.equal(res.status, 403)
-  t.equal(res.json.code, 'ORIGIN_NOT_ALLOWED')
+  for (const origin of ['http://localhost:5173', 'http://[::1]:5173']) {
+    const res = await gw.client(origin).get('/api/auth/session')
+    t.equal(res.status, 403, origin)
+    t.equal(res.json.code, 'ORIGIN_NOT_ALLOWED')
+  }
   const listed = await startAuthGateway(t, {
     env: { NODE_ENV: 'production', ALLOWED_ORIGINS: 'http://localhost:5173' },
   })

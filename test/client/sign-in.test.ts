@@ -292,3 +292,43 @@ t.test('cookie mode: signIn checks that the session cookie was kept', async (t) 
   t.match(problem.detail, /same host name|under the gateway's host name/, 'and the way out')
   t.match(problem.detail, /sessionMode: 'token'/, 'token mode among them')
 })
+
+t.test('a wallet slower than the nonce lives is asked once more, with the fresh challenge', async (t) => {
+  const gw = await clientGateway(t)
+  const wallet = walletProvider()
+  const signed: string[] = []
+  /** A wallet that takes `slowFor` signatures longer than the message lives (5 minutes). */
+  const slow = (slowFor: number) => {
+    const sign = wallet.provider.request.bind(wallet.provider)
+    return {
+      request: async (args: { method: string; params?: readonly unknown[] }) => {
+        if (args.method !== 'personal_sign') return sign(args)
+        signed.push(String(args.params?.[0]))
+        if (signed.length <= slowFor) gw.advance(5 * MINUTE + 1000)
+        return sign(args)
+      },
+    }
+  }
+  const recording = recordingFetch()
+  const client = gw.client({ fetch: recording.fetch })
+  const session = await client.signIn(slow(1))
+  t.equal(session.signedIn, true, 'signed in after all')
+  t.equal(signed.length, 2, 'one more signature')
+  t.not(signed[1], signed[0], 'of a fresh message')
+  t.same(
+    recording.sent.map((r) => [r.path, r.status]),
+    [
+      ['/api/auth/siwx/challenge', 200],
+      ['/api/auth/siwx/verify', 401],
+      ['/api/auth/siwx/verify', 201],
+    ],
+    "the refusal's challenge was signed: no other call",
+  )
+
+  signed.length = 0
+  const problem = await rejection(gw.client().signIn(slow(2)))
+  t.equal(problem.code, 'SIGNATURE_INVALID', 'too slow twice: the refusal')
+  t.equal(problem.method, 'signIn')
+  t.type(problem.challenge?.message, 'string', 'with its challenge, for the page to offer')
+  t.equal(signed.length, 2, 'asked twice, not more')
+})

@@ -32,6 +32,13 @@ t.test('a page on the gateway moves an order along through /api/sandbox, as on t
   t.equal((await page.get(`/api/v1/orders/${uuid}`)).json.status, 'COMPLETED', 'the public read agrees')
   t.equal((await page.get(`/api/sandbox/orders/${uuid}`)).json.uuid, uuid)
 
+  const unfunded = await page.post('/api/v1/orders/create', {
+    body: orderBody(picks(gw.sandbox.control.tokens())),
+  })
+  const expired = await page.post(`/api/sandbox/orders/${unfunded.json.uuid}/expire`)
+  t.equal(expired.json.status, 'TIMED_OUT', 'one order expired')
+  t.equal((await page.get(`/api/v1/orders/${unfunded.json.uuid}`)).json.status, 'TIMED_OUT')
+
   const advanced = await page.post('/api/sandbox/time/advance', { body: { ms: 1000 } })
   t.equal(advanced.status, 200)
   t.type(advanced.json.now, 'number')

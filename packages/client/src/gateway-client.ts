@@ -83,7 +83,9 @@ export interface GatewayClient {
   logout(): Promise<void>
   /**
    * Sign-in with one wallet signature; the client keeps the provider to sign again when the session
-   * lapses. In cookie mode it then checks that the browser kept the session cookie (`COOKIE_NOT_KEPT`).
+   * lapses. A wallet so slow that the message or its nonce lapsed is asked once more, with the fresh
+   * challenge the refusal carries. In cookie mode it then checks that the browser kept the session
+   * cookie (`COOKIE_NOT_KEPT`).
    */
   signIn(provider: Eip1193Provider, options?: SignInOptions): Promise<SignInResult>
   /** The session token held in token mode (to keep across restarts), else undefined. */
@@ -138,7 +140,15 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     return result
   }
 
-  async function signWith(account: WalletAccount & { provider: Eip1193Provider }, message?: string) {
+  /**
+   * Challenge (unless a message is given), signature, verify. A verify refused because the nonce or
+   * the message lapsed while the wallet was signing carries a fresh challenge: signed once more.
+   */
+  async function signWith(
+    account: WalletAccount & { provider: Eip1193Provider },
+    message?: string,
+    again = true,
+  ): Promise<SignInResult> {
     const { address, chainId, provider } = account
     const text =
       message ??
@@ -151,7 +161,13 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
       ).message
     if (text === undefined) throw new Error('The gateway gave no sign-in message for this wallet.')
     const signature = await personalSign(provider, address, text)
-    return verify({ data: { chainId, accountAddress: address }, message: text, signature }, 'signIn')
+    try {
+      return await verify({ data: { chainId, accountAddress: address }, message: text, signature }, 'signIn')
+    } catch (err) {
+      const fresh = err instanceof GatewayProblem ? err.challenge?.message : undefined
+      if (!again || fresh === undefined) throw err
+      return signWith(account, fresh, false)
+    }
   }
 
   /**

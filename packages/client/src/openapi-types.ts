@@ -246,7 +246,7 @@ export interface components {
         path: string
         message: string
       }[]
-      /** @description SESSION_EXPIRED: a fresh challenge, so the wallet can sign again at once. */
+      /** @description SESSION_EXPIRED, and a verify refused because its nonce or message had lapsed (NONCE_INVALID, SIGNATURE_INVALID): a fresh challenge, so the wallet can sign again at once. */
       challenge?: components['schemas']['Challenge']
       /**
        * @description UNKNOWN_TOKEN: which token of the pair.

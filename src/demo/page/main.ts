@@ -37,3 +37,4 @@ const form = new SwapForm(client, alerts, (order) => {
 
 void wallet.refresh()
 void form.load(prefillOf(location.search))
+void orders.resume()

@@ -26,6 +26,28 @@ const STEPS: Array<[string, OrderStatus]> = [
   ['Done', 'COMPLETED'],
 ]
 
+/** Where the page keeps the uuid of the order it shows, so a reload (or a new visit) brings it back. */
+const SHOWN_ORDER_KEY = 'swap-demo:order'
+
+/** localStorage, which a browser may refuse (private modes, storage turned off): then nothing is kept. */
+const kept = {
+  get: (): string | null => {
+    try {
+      return localStorage.getItem(SHOWN_ORDER_KEY)
+    } catch {
+      return null
+    }
+  },
+  set: (uuid: string | null): void => {
+    try {
+      if (uuid === null) localStorage.removeItem(SHOWN_ORDER_KEY)
+      else localStorage.setItem(SHOWN_ORDER_KEY, uuid)
+    } catch {
+      // Not kept: a reload will not bring the order back, nothing else changes.
+    }
+  },
+}
+
 /** Only http(s) links become anchors: the link comes from the swap service, not from us. */
 const isWebLink = (link: string | null): link is string => link !== null && /^https?:\/\//i.test(link)
 
@@ -49,8 +71,26 @@ export class OrderView {
     setInterval(() => this.tick(), 1000)
   }
 
+  /**
+   * The order shown before the page was reloaded (mid-swap: its deposit address and countdown), read
+   * again and followed; one the gateway no longer knows is forgotten.
+   */
+  async resume(): Promise<void> {
+    const uuid = kept.get()
+    if (uuid === null || this.order) return
+    try {
+      const order = await this.client.getOrder(uuid)
+      if (!this.order) this.show(order)
+    } catch (err) {
+      const code = (err as { code?: string }).code
+      if (code === 'ORDER_NOT_FOUND' || code === 'INVALID_ORDER_ID') kept.set(null)
+      else this.alerts.show('stream', err)
+    }
+  }
+
   /** Shows the order at once and follows its status to the end. */
   show(order: ShownOrder): void {
+    kept.set(order.uuid)
     this.following?.close()
     this.order = undefined
     this.render(order)

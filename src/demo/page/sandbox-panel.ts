@@ -42,17 +42,13 @@ export class SandboxPanel {
     const order = this.order
     if (!order) return
     for (const [, button] of this.buttons) button.disabled = true
-    // Expiry: the sandbox's clock moves past the order's whole deposit window (timeout − createdAt),
-    // which is enough whatever the sandbox's clock says now; the status stream reports the result.
-    const [path, body] =
-      action === 'expire'
-        ? ['/time/advance', { ms: Date.parse(order.timeout) - Date.parse(order.createdAt) + 1000 }]
-        : [`/orders/${encodeURIComponent(order.uuid)}/${action}`, {}]
+    // Each action moves this order only (expiry too: not the sandbox's clock, which would lapse the
+    // session and age every other order); the status stream reports the result.
     try {
-      const res = await fetch(`${this.controlUrl}${path}`, {
+      const res = await fetch(`${this.controlUrl}/orders/${encodeURIComponent(order.uuid)}/${action}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+        body: '{}',
       })
       if (!res.ok) throw await controlFailure(res)
       this.alerts.clear('sandbox')

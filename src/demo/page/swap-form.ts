@@ -7,6 +7,7 @@ import type { Alerts } from './alert.js'
 import { type Client, newKey } from './client.js'
 import { byId, el } from './dom.js'
 import { amount as formatAmount, dollars } from './format.js'
+import { boundsOf, outside } from './limits.js'
 import { TokenPicker } from './token-picker.js'
 
 const QUOTE_DELAY_MS = 400
@@ -32,11 +33,6 @@ export function prefillOf(search: string): Prefill {
     amount: q.get('amount') ?? undefined,
     address: q.get('address') ?? undefined,
   }
-}
-
-interface LimitsView {
-  minimalAmount?: number
-  maximalAmount?: number
 }
 
 export class SwapForm {
@@ -163,24 +159,55 @@ export class SwapForm {
     } catch (err) {
       if (asked !== this.asked) return
       this.quoteBox.replaceChildren(el('p', { class: 'muted' }, 'No quote for this pair and amount.'))
-      this.alerts.show('quote', err)
+      this.alerts.show('quote', err, this.fieldOf(err))
     } finally {
       if (asked === this.asked) this.quoteBox.classList.remove('loading')
     }
   }
 
+  /** The pair's bounds under the amount, and a warning when the amount is outside them. */
   private async showLimits(limits: Promise<SwapLimits>, from: Token, asked: number): Promise<void> {
+    let bounds
     try {
-      const { minimalAmount, maximalAmount } = (await limits) as LimitsView
-      if (asked !== this.asked) return
-      this.limits.textContent =
-        minimalAmount === undefined
-          ? ''
-          : `This pair takes ${formatAmount(minimalAmount)} to ${formatAmount(maximalAmount)} ${from.symbol}.`
+      bounds = boundsOf(await limits)
     } catch {
       // The quote asked at the same time reports what went wrong with the pair.
-      this.limits.textContent = ''
     }
+    if (asked !== this.asked) return
+    this.amount.removeAttribute('aria-invalid')
+    if (!bounds) {
+      this.limits.replaceChildren()
+      return
+    }
+    const { min, max } = bounds
+    const range =
+      max === undefined
+        ? `This pair takes at least ${formatAmount(min, from.symbol)}.`
+        : `This pair takes ${formatAmount(min)} to ${formatAmount(max)} ${from.symbol}.`
+    const typed = this.amount.value.trim()
+    const side = outside(bounds, typed)
+    if (side) this.amount.setAttribute('aria-invalid', 'true')
+    this.limits.replaceChildren(
+      side
+        ? el(
+            'strong',
+            { class: 'warning' },
+            side === 'below'
+              ? `${formatAmount(Number(typed), from.symbol)} is below this pair's minimum. `
+              : `${formatAmount(Number(typed), from.symbol)} is above this pair's maximum. `,
+          )
+        : '',
+      range,
+    )
+  }
+
+  /** The input a problem is about, so the alert can leave it in sight. */
+  private fieldOf(err: unknown): HTMLInputElement | undefined {
+    const { code, errors } = err as { code?: string; errors?: Array<{ path?: string }> }
+    const paths = (errors ?? []).map((e) => e.path ?? '')
+    if (code === 'INVALID_ADDRESS' || paths.some((p) => p.includes('receivingAddress'))) return this.address
+    if (code === 'INVALID_AMOUNT' || paths.some((p) => /intendedAmount|amount/.test(p))) return this.amount
+    return undefined
   }
 
   private async create(): Promise<void> {
@@ -204,9 +231,9 @@ export class SwapForm {
       this.alerts.clear('create')
       this.onCreated(order)
     } catch (err) {
-      if ((err as { code?: string }).code === 'INVALID_ADDRESS')
-        this.address.setAttribute('aria-invalid', 'true')
-      this.alerts.show('create', err)
+      const field = this.fieldOf(err)
+      if (field === this.address) this.address.setAttribute('aria-invalid', 'true')
+      this.alerts.show('create', err, field)
     } finally {
       this.createButton.disabled = false
       this.createButton.textContent = 'Create order'

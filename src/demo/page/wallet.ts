@@ -7,6 +7,17 @@ import type { Client } from './client.js'
 import { byId, el } from './dom.js'
 import { duration, shortAddress } from './format.js'
 
+/** Errors that a session cures: shown by any part of the page, they go once the wallet signs in. */
+const CURED_BY_SIGN_IN: ReadonlySet<string> = new Set([
+  'AUTH_REQUIRED',
+  'SESSION_EXPIRED',
+  'SIGNATURE_INVALID',
+  'NONCE_INVALID',
+  'NONCE_MISSING',
+  'COOKIE_NOT_KEPT',
+  'WALLET_REJECTED',
+])
+
 export class WalletView {
   private readonly state = byId('wallet-state')
   private readonly signInButton = byId<HTMLButtonElement>('sign-in')
@@ -32,6 +43,8 @@ export class WalletView {
     try {
       this.session = await this.client.getSession()
       this.alerts.clear('session')
+      // Signed in (a re-sign by the client after a lapse included): what a session cures is gone.
+      if (this.session.signedIn) this.alerts.clearCodes(CURED_BY_SIGN_IN)
     } catch (err) {
       this.alerts.show('session', err)
     }
@@ -44,9 +57,11 @@ export class WalletView {
     this.signInButton.disabled = true
     try {
       await this.client.signIn(this.provider)
-      this.alerts.clear('session')
+      this.alerts.clear('sign-in')
+      this.alerts.clearCodes(CURED_BY_SIGN_IN)
     } catch (err) {
-      this.alerts.show('session', err)
+      // Under its own name: reading the session below must not clear why signing in failed.
+      this.alerts.show('sign-in', err)
     } finally {
       this.signInButton.disabled = false
     }
@@ -56,9 +71,9 @@ export class WalletView {
   private async signOut(): Promise<void> {
     try {
       await this.client.logout()
-      this.alerts.clear('session')
+      this.alerts.clear('sign-in')
     } catch (err) {
-      this.alerts.show('session', err)
+      this.alerts.show('sign-in', err)
     }
     await this.refresh()
   }

@@ -14,8 +14,9 @@ const MEANINGS: Record<ErrorCode, string> = {
   SESSION_EXPIRED:
     "The session's access token has lapsed, or refreshing it failed. Member `challenge`: a fresh `{nonce, message?}` so the wallet can sign again at once.",
   SIGNATURE_INVALID:
-    'The wallet signature, or the signed message (domain, address, chain, validity), did not verify.',
-  NONCE_INVALID: 'The nonce is unknown, already used or expired: ask for a new challenge.',
+    'The wallet signature, or the signed message (domain, address, chain, validity), did not verify. When the message has expired, member `challenge`: a fresh one to sign.',
+  NONCE_INVALID:
+    'The nonce is unknown, already used or expired. Member `challenge`: a fresh `{nonce, message?}` to sign at once.',
   ORIGIN_NOT_ALLOWED:
     "The request's `Origin` is not the gateway's public origin nor an allowed origin, or a cookie-authenticated state change came without an allowed `Origin`.",
   NOT_FOUND: 'There is no such route.',

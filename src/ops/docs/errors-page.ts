@@ -1,12 +1,14 @@
 // The error codes page: one self-contained HTML page (no script, no CDN: one inline stylesheet allowed
-// by its hash) with an anchor per code, where the problem documents' `type` links point.
+// by its hash) with an anchor per code, where the problem documents' `type` links point. On a phone
+// each code's row is a card of its own, so the page is never wider than the screen.
 import { createHash } from 'node:crypto'
 import type { CatalogueEntry } from './error-catalogue.js'
 
 export const ERRORS_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 code{font-family:ui-monospace,monospace}h2{border-bottom:1px solid #ccd;margin-top:2.5rem}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #dde;padding:.25rem .5rem;text-align:left;vertical-align:top}
-:target{background:#fff6d5}`
+:target{background:#fff6d5}
+@media (max-width:40rem){table,tbody,tr,td{display:block}tr:first-child{display:none}tr{border:1px solid #dde;margin-bottom:.75rem}td{border:0;padding:.15rem .5rem}td:first-child{font-weight:700;overflow-wrap:anywhere}td:nth-child(4){font-weight:600}td:nth-child(2)::before{content:"status "}td:nth-child(3)::before{content:"retryable "}}`
 
 /** The CSP source that allows exactly ERRORS_STYLE. */
 export const ERRORS_STYLE_HASH = `'sha256-${createHash('sha256').update(ERRORS_STYLE).digest('base64')}'`

@@ -146,6 +146,13 @@ export class OrderStore {
     return this.transition(order, 'ERROR')
   }
 
+  /** → TIMED_OUT now, as if its deposit window had run out: this order only, no clock moves. */
+  expire(uuid: string): CreatedOrder {
+    const order = this.expect(uuid, ['AWAITING_USER_DEPOSIT'], 'expire')
+    order.timeout = new Date(this.clock.now()).toISOString()
+    return this.transition(order, 'TIMED_OUT')
+  }
+
   private transition(order: CreatedOrder, status: OrderStatus): CreatedOrder {
     order.status = status
     this.events.transition(order, this.clock.now())

@@ -64,6 +64,7 @@ export function controlRoutes(control: SandboxControl) {
       control.complete(request.params.uuid, completeBody.parse(request.body ?? {}).settleAmount),
     )
     app.post<WithUuid>(`${orderPath}/fail`, async (request) => control.fail(request.params.uuid))
+    app.post<WithUuid>(`${orderPath}/expire`, async (request) => control.expire(request.params.uuid))
 
     app.post('/time/advance', async (request) => {
       control.advanceTime(advanceBody.parse(request.body ?? {}).ms)
