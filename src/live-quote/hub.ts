@@ -10,11 +10,11 @@ import { type GatewayError, renderProblem } from '../errors.js'
 import { noQuote } from '../orders/quote-request.js'
 import type { QuoteQuery } from '../orders/schemas.js'
 import type { StreamClients, StreamSource } from '../stream/clients.js'
-import { commentFrame, eventFrame } from '../stream/frames.js'
+import { eventFrame } from '../stream/frames.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { QuotaRefusal } from '../upstream/refusal.js'
 import { quoteSchema } from '../upstream/schemas.js'
-import { ENDED_ID, PROBLEM_EVENT } from './events.js'
+import { END_EVENT, ENDED_ID, PROBLEM_EVENT } from './events.js'
 import { type PollHost, type QuoteClient, QuotePoll } from './poll.js'
 
 export interface QuoteHubOptions {
@@ -44,10 +44,11 @@ export interface QuoteStats {
 }
 
 /** The last frame of a stream at its longest life: its id makes a browser's reconnect get 204. */
-const ENDED = Buffer.concat([
-  commentFrame('this live quote has reached its longest life; open a new stream to go on watching'),
-  Buffer.from(`id: ${ENDED_ID}\n\n`),
-])
+const ENDED = eventFrame({
+  event: END_EVENT,
+  id: ENDED_ID,
+  data: JSON.stringify({ reason: 'QUOTE_STREAM_MAX_MS' }),
+})
 
 export class QuoteHub implements StreamSource {
   private readonly polls = new Map<string, QuotePoll>()
@@ -137,7 +138,7 @@ export class QuoteHub implements StreamSource {
       problemFrame: (error, requestId) =>
         eventFrame({ event: PROBLEM_EVENT, data: renderProblem(error, requestId, typeBase) }),
       deliver: (client, frame) => streams.deliver(client, frame),
-      expire: (client) => streams.finish(client, ENDED, false),
+      expire: (client) => streams.finish(client, ENDED),
       ended: (poll) => {
         if (this.polls.get(poll.key) === poll) this.polls.delete(poll.key)
       },

@@ -11,7 +11,15 @@ import type { PairGuard } from '../orders/ports.js'
 import { upstreamQuoteQuery } from '../orders/quote-request.js'
 import { quoteQuery } from '../orders/schemas.js'
 import { openEventStream } from '../stream/response.js'
-import { ENDED_ID, liveQuoteEvent, PROBLEM_EVENT, problemEvent, QUOTE_EVENT } from './events.js'
+import {
+  END_EVENT,
+  ENDED_ID,
+  endEvent,
+  liveQuoteEvent,
+  PROBLEM_EVENT,
+  problemEvent,
+  QUOTE_EVENT,
+} from './events.js'
 import type { QuoteHub } from './hub.js'
 
 export interface LiveQuoteRouteOptions {
@@ -37,14 +45,13 @@ export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteO
         answers: {
           success: {
             200: {
-              description: `Server-sent events (listed under \`x-events\`): \`${QUOTE_EVENT}\` (the quote as the quote route answers it, plus \`quotedAt\`) at once, then whenever a refresh (one per QUOTE_REFRESH_MS, shared by every watcher of the same parameters) differs from the last one sent, and at least every QUOTE_STREAM_MAX_SILENCE_MS; \`${PROBLEM_EVENT}\` (a problem document) when a refresh fails, the refreshes going on; a heartbeat comment every SSE_HEARTBEAT_MS. The stream ends after QUOTE_STREAM_MAX_MS.`,
+              description: `Server-sent events (listed under \`x-events\`): \`${QUOTE_EVENT}\` (the quote as the quote route answers it, plus \`quotedAt\`) at once, then whenever a refresh (one per QUOTE_REFRESH_MS, shared by every watcher of the same parameters) differs from the last one sent, and at least every QUOTE_STREAM_MAX_SILENCE_MS; \`${PROBLEM_EVENT}\` (a problem document) when a refresh fails, the refreshes going on; a heartbeat comment every SSE_HEARTBEAT_MS; \`${END_EVENT}\` after QUOTE_STREAM_MAX_MS, and the stream is closed.`,
               contentType: 'text/event-stream',
               body: z.string(),
-              events: { [QUOTE_EVENT]: liveQuoteEvent, [PROBLEM_EVENT]: problemEvent },
+              events: { [QUOTE_EVENT]: liveQuoteEvent, [PROBLEM_EVENT]: problemEvent, [END_EVENT]: endEvent },
             },
             204: {
-              description:
-                'A reconnect (Last-Event-ID) from a stream that ended after QUOTE_STREAM_MAX_MS: stop reconnecting, open a new stream to watch again.',
+              description: `A reconnect whose Last-Event-ID is the \`${END_EVENT}\` event's: stop reconnecting (open a new stream to watch again).`,
             },
           },
           problems: [

@@ -39,7 +39,11 @@ t.test('eight clients watching one quote make one upstream call per QUOTE_REFRES
   const calls = gw.calls()
   t.same(new Set(calls.map((c) => c.url)).size, 1, 'one distinct quote asked for')
   t.equal(gw.app.quoteHub.stats().refreshes, calls.length, 'every upstream quote was a refresh of the poll')
-  onePerInterval(t, calls.map((c) => c.at), 'one quote, eight watchers')
+  onePerInterval(
+    t,
+    calls.map((c) => c.at),
+    'one quote, eight watchers',
+  )
 })
 
 t.test('two quotes watched by four clients each: two calls per interval, one per quote', async (t) => {
