@@ -28,6 +28,7 @@ import { rateLimits } from './edge/rate-limits.js'
 import { requestIdOf } from './edge/request-id.js'
 import { declaredRoutes } from './edge/route-answers.js'
 import { securityHeaders } from './edge/security-headers.js'
+import { liveQuotePlugin } from './live-quote/plugin.js'
 import { docsRoutes } from './ops/docs/plugin.js'
 import { health } from './ops/health.js'
 import { opsEdge } from './ops/plugin.js'
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       upstreamQuota: () => app.upstream.quotaStats(),
       catalog: () => app.catalog.stats(),
       streams: () => app.streamHub.stats(),
+      quotes: () => app.quoteHub.stats(),
     },
   })
   await app.register(upstreamPlugin, {
@@ -215,6 +217,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     drainSpreadMs: config.sseDrainSpreadMs,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     tuning: deps.streamTuning,
+  })
+  await app.register(liveQuotePlugin, {
+    apiPrefix: config.apiPrefix,
+    publicOrigin: config.publicOrigin,
+    clock,
+    guard: app.tokenGuard,
+    clientIpHeader: config.clientIpHeader,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    refreshMs: config.quoteRefreshMs,
+    maxSilenceMs: config.quoteMaxSilenceMs,
+    maxMs: config.quoteStreamMaxMs,
   })
   await app.register(health, {
     checks: () => [

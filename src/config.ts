@@ -179,6 +179,9 @@ const envSchema = z.object({
   UPSTREAM_MAX_RPS: z.coerce.number().int().positive().optional(),
   SSE_RETRY_MS: int(5_000, 1),
   SSE_DRAIN_SPREAD_MS: int(5_000, 0),
+  QUOTE_REFRESH_MS: int(5_000, 1),
+  QUOTE_STREAM_MAX_SILENCE_MS: int(30_000, 1),
+  QUOTE_STREAM_MAX_MS: int(600_000, 1),
   ...otelSchema,
   DEMO: z.enum(['on', 'off']).optional(),
 })
@@ -197,6 +200,9 @@ const configSchema = envSchema
     // Node refuses a head deadline past the whole request's.
     if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
       need('HEADERS_TIMEOUT_MS', 'must not be above REQUEST_TIMEOUT_MS')
+    // The longest gap between quote events is kept by the refreshes: it cannot be shorter than one.
+    if (e.QUOTE_STREAM_MAX_SILENCE_MS < e.QUOTE_REFRESH_MS)
+      need('QUOTE_STREAM_MAX_SILENCE_MS', 'must not be below QUOTE_REFRESH_MS')
   })
   .transform((e) => {
     const generated = e.SESSION_SECRET.length === 0
@@ -240,6 +246,9 @@ const configSchema = envSchema
       upstreamMaxRps: e.UPSTREAM_MAX_RPS,
       sseRetryMs: e.SSE_RETRY_MS,
       sseDrainSpreadMs: e.SSE_DRAIN_SPREAD_MS,
+      quoteRefreshMs: e.QUOTE_REFRESH_MS,
+      quoteMaxSilenceMs: e.QUOTE_STREAM_MAX_SILENCE_MS,
+      quoteStreamMaxMs: e.QUOTE_STREAM_MAX_MS,
       /** Where spans are exported; undefined: no export (trace context is still propagated). */
       tracing:
         url !== undefined && e.OTEL_SDK_DISABLED !== 'true' && e.OTEL_TRACES_EXPORTER !== 'none'

@@ -96,6 +96,8 @@ button.small { padding: 0.35rem 0.7rem; font-size: 0.85rem; }
 .quote .receive { font-size: 1.25rem; font-weight: 700; margin: 0; overflow-wrap: anywhere; }
 .quote .rate { margin: 0.2rem 0 0; color: var(--muted); font-size: 0.85rem; overflow-wrap: anywhere; }
 .quote.loading { opacity: 0.6; }
+.quote .age { margin: 0.2rem 0 0; color: var(--muted); font-size: 0.8rem; }
+.quote.stale .receive, .quote.stale .rate { opacity: 0.55; text-decoration: line-through; }
 
 .status {
   display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0 0 1rem;

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { CatalogStats } from '../catalog/cache.js'
 import { routeUrlOf } from '../edge/route-group.js'
+import type { QuoteStats } from '../live-quote/hub.js'
 import type { StreamStats } from '../stream/hub.js'
 import type { BreakerState } from '../upstream/breaker.js'
 import type { CallObservation, QuotaStats } from '../upstream/client.js'
@@ -15,6 +16,7 @@ import { groupOf } from '../edge/rate-limits.js'
 export interface MetricsSources {
   catalog?: () => CatalogStats
   streams?: () => StreamStats
+  quotes?: () => QuoteStats
   breaker?: () => BreakerState
   upstreamQuota?: () => QuotaStats
   redisUp?: () => boolean
@@ -123,6 +125,26 @@ function streamMetrics(registry: Registry, streams: () => StreamStats) {
   add('counter', 'stream_events_sent_total', 'Events sent to stream clients', (s) => s.eventsSent)
 }
 
+function quoteMetrics(registry: Registry, quotes: () => QuoteStats) {
+  const add = (kind: 'gauge' | 'counter', name: string, help: string, pick: (s: QuoteStats) => number) =>
+    sourced(registry, quotes, kind, `gateway_quote_${name}`, help, pick)
+  add('gauge', 'streams_open', 'Client live quote streams open', (s) => s.openStreams)
+  add(
+    'gauge',
+    'polled',
+    'Distinct quotes polled now (one upstream quote each per QUOTE_REFRESH_MS, however many watch it)',
+    (s) => s.polled,
+  )
+  add('counter', 'refreshes_total', 'Upstream quotes asked for by live quote polls', (s) => s.refreshes)
+  add(
+    'counter',
+    'refreshes_refused_total',
+    'Live quote refreshes held back by UPSTREAM_MAX_RPS or the pause after an upstream 429',
+    (s) => s.refused,
+  )
+  add('counter', 'events_sent_total', 'Events sent to live quote clients', (s) => s.eventsSent)
+}
+
 function quotaMetrics(registry: Registry, quota: () => QuotaStats) {
   const add = (kind: 'gauge' | 'counter', name: string, help: string, pick: (s: QuotaStats) => number) =>
     sourced(registry, quota, kind, `gateway_upstream_${name}`, help, pick)
@@ -225,6 +247,7 @@ export const metricsPlugin = fp(
       })
     }
     if (sources.streams) streamMetrics(registry, sources.streams)
+    if (sources.quotes) quoteMetrics(registry, sources.quotes)
     if (sources.catalog) catalogMetrics(registry, sources.catalog)
     if (sources.upstreamQuota) quotaMetrics(registry, sources.upstreamQuota)
     if (sources.redisUp) {

@@ -27,6 +27,7 @@ const CONTROL_ROUTES = [
   '/faults',
   '/tokens',
   '/tokens/:id',
+  '/tokens/:id/price',
   '/chains/:id',
   '/streams',
   '/streams/close',

@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Clock } from '../clock.js'
 import { type RouteAnswers, TENANT_FAILURES } from '../edge/route-answers.js'
-import { GatewayError } from '../errors.js'
 import type { UpstreamReply } from '../upstream/client.js'
 import { Coalescer } from '../upstream/coalesce.js'
 import { type Quote, quoteSchema, swapLimitsSchema } from '../upstream/schemas.js'
 import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
+import { isNoQuote, noQuote, upstreamQuoteQuery } from './quote-request.js'
 import { quoteQuery, swapLimitsQuery } from './schemas.js'
 
 export interface PricingOptions {
@@ -50,8 +50,7 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
       const ctx = request.upstreamContext()
       await opts.guard.checkPair(ctx, q.depositTokenId, q.settleTokenId)
       const user = await opts.credentials.credentialsFor(request, 'ignore')
-      // Built from validated values: numbers, a decimal and a boolean word.
-      const query = `depositTokenId=${q.depositTokenId}&settleTokenId=${q.settleTokenId}&amount=${encodeURIComponent(q.amount)}&amountIsDeposit=${q.amountIsDeposit}`
+      const query = upstreamQuoteQuery(q)
       const key = `${query}|${user?.accessToken ?? ''}`
       const quote = await quotes.run(key, ctx, (shared) =>
         app.upstream.call(shared, {
@@ -63,11 +62,7 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
           schema: quoteSchema,
         }),
       )
-      if (quote.body.exchangeRate === 0) {
-        throw new GatewayError('NO_QUOTE', 'No price is available for this pair and amount right now.', {
-          members: { depositTokenId: q.depositTokenId, settleTokenId: q.settleTokenId },
-        })
-      }
+      if (isNoQuote(quote.body)) throw noQuote(q)
       return reply.header('cache-control', 'no-store').type(JSON_TYPE).send(quote.raw)
     },
   )

@@ -32,6 +32,7 @@ export const quoteQuery = z.object({
   ),
   amountIsDeposit: booleanText,
 })
+export type QuoteQuery = z.output<typeof quoteQuery>
 
 /** Swap limits: the two ids are checked; any other parameter is forwarded as given. */
 export const swapLimitsQuery = z.looseObject({

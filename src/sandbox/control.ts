@@ -45,6 +45,8 @@ export interface SandboxControl {
   tokens(): Token[]
   addToken(fields: NewToken): Token
   setTokenActive(id: number, active: boolean): Token
+  /** Sets a token's USD price (quotes are priced from it), so a test can show a price that moves. */
+  setTokenPrice(id: number, usdPrice: number): { id: number; usdPrice: number }
   setDepositsActive(chainId: number, active: boolean): Blockchain
 
   setRefreshWorks(works: boolean): void
@@ -90,6 +92,7 @@ export function createControl(ctx: SandboxContext): SandboxControl {
     tokens: () => ctx.catalog.tokens(),
     addToken: (fields) => ctx.catalog.add(fields),
     setTokenActive: (id, active) => ctx.catalog.setActive(id, active),
+    setTokenPrice: (id, usdPrice) => ctx.catalog.setPrice(id, usdPrice),
     setDepositsActive: (chainId, active) => ctx.catalog.setDepositsActive(chainId, active),
 
     setRefreshWorks(works) {

@@ -3,12 +3,12 @@
 // status the clients have not seen yet is sent as a catch-up event. Statuses only move forward, so a
 // client is sent a status only when it is further along than the last one it got: no duplicates, no
 // step back, and a client whose snapshot is older than the feed is brought up to date when it joins.
-import type { ServerResponse } from 'node:http'
 import type { EventSourceMessage } from 'eventsource-parser'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { OrderReader } from '../orders/read.js'
 import { type OrderStatus, statusUpdateSchema, TERMINAL_STATUSES } from '../upstream/schemas.js'
+import type { StreamClient, StreamGroup } from './clients.js'
 import { STATUS_EVENT } from './events.js'
 import { eventFrame } from './frames.js'
 import { type SubscriptionDeps, type SubscriptionTuning, UpstreamSubscription } from './subscription.js'
@@ -26,14 +26,10 @@ const RANK: Record<OrderStatus, number> = {
 }
 export const rankOf = (status: OrderStatus): number => RANK[status]
 
-/** Per-client state, kept tiny: ten thousand of these must fit in a few hundred kilobytes. */
-export interface StreamClient {
-  readonly ip: string
-  res: ServerResponse | undefined
+/** A status stream's client: what every stream holds, and how far along its order it has been told. */
+export interface StatusClient extends StreamClient {
   /** Rank of the last status this client was sent (its snapshot's, at first). */
   rank: number
-  feed: OrderFeed | undefined
-  released: boolean
 }
 
 /** What a feed needs from its hub. */
@@ -44,9 +40,9 @@ export interface FeedHost {
   log: FastifyBaseLogger
   read(uuid: string): Promise<OrderRead>
   openUpstream: (uuid: string, signal: AbortSignal) => ReturnType<SubscriptionDeps['open']>
-  deliver(client: StreamClient, frame: Buffer): void
+  deliver(client: StatusClient, frame: Buffer): void
   /** Sends one client its last event and ends its stream. */
-  finish(client: StreamClient, last: Buffer): void
+  finish(client: StatusClient, last: Buffer): void
   ended(feed: OrderFeed): void
   counted(what: 'reconnects' | 'polls'): void
 }
@@ -54,8 +50,8 @@ export interface FeedHost {
 /** Reads that may lag behind an event (a read already in flight was joined) are retried this often. */
 const FRESH_READ_ATTEMPTS = 3
 
-export class OrderFeed {
-  readonly clients = new Set<StreamClient>()
+export class OrderFeed implements StreamGroup {
+  readonly clients = new Set<StatusClient>()
   private rank: number
   /** The frame that brings a client to the feed's current status, built when first needed. */
   private current: Buffer | undefined
@@ -92,8 +88,8 @@ export class OrderFeed {
     this.subscription.start()
   }
 
-  join(client: StreamClient, read: OrderRead): void {
-    client.feed = this
+  join(client: StatusClient, read: OrderRead): void {
+    client.group = this
     client.rank = rankOf(read.body.status)
     this.clients.add(client)
     if (client.rank < this.rank) {
@@ -103,8 +99,8 @@ export class OrderFeed {
   }
 
   leave(client: StreamClient): void {
-    this.clients.delete(client)
-    client.feed = undefined
+    this.clients.delete(client as StatusClient)
+    client.group = undefined
     if (this.clients.size === 0) this.close()
   }
 

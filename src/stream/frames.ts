@@ -1,9 +1,10 @@
-// Our side of the wire: Server-Sent Events frames, serialised once into a Buffer so the hub can
-// write the very same bytes to every client of an order.
+// Our side of the wire: Server-Sent Events frames, serialised once into a Buffer so a hub can write
+// the very same bytes to every client of an order or a quote.
 
 export interface EventFrame {
   event: string
-  id: string
+  /** Absent: the event leaves the client's last event id as it was. */
+  id?: string
   data: string
   /** Reconnection delay advice for the client, in ms. */
   retry?: number
@@ -14,7 +15,8 @@ const oneLine = (value: string) => value.replace(/[\r\n]/g, '')
 
 export function eventFrame(frame: EventFrame): Buffer {
   let text = frame.retry === undefined ? '' : `retry: ${frame.retry}\n`
-  text += `event: ${oneLine(frame.event)}\nid: ${oneLine(frame.id)}\n`
+  text += `event: ${oneLine(frame.event)}\n`
+  if (frame.id !== undefined) text += `id: ${oneLine(frame.id)}\n`
   // A line break inside the data becomes a further data line; the client joins them back with "\n".
   for (const line of frame.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`
   return Buffer.from(`${text}\n`)

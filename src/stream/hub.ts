@@ -1,19 +1,18 @@
 // The status hub: every open status stream of this process, grouped by order into feeds (one
-// upstream subscription per order, shared by all its clients), the stream limits, one heartbeat timer
-// for all clients, and a clean end of every stream on shutdown.
+// upstream subscription per order, shared by all its clients). The limits, heartbeat, ends and
+// shutdown are those of every stream of the process (clients.ts).
 import { randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { shortenIds } from '../edge/shorten-ids.js'
-import { GatewayError } from '../errors.js'
 import type { OrderReader } from '../orders/read.js'
 import type { UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
+import type { StreamClients, StreamSource } from './clients.js'
 import { SNAPSHOT_EVENT } from './events.js'
-import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
-import { commentFrame, eventFrame } from './frames.js'
-import { jitteredRetry, spreadOver } from './spread.js'
+import { type FeedHost, OrderFeed, type OrderRead, type StatusClient } from './feed.js'
+import { eventFrame } from './frames.js'
 import type { SubscriptionTuning } from './subscription.js'
 
 export interface StreamTuning extends SubscriptionTuning {
@@ -38,14 +37,9 @@ export interface HubOptions {
   upstream: UpstreamClient
   /** Deadline for each upstream operation the hub makes on its own (re-reads, opening a stream). */
   upstreamTimeoutMs: number
-  heartbeatMs: number
-  maxPerIp: number
-  maxTotal: number
-  /** Base of the `retry:` advice sent with each snapshot, jittered per stream (spread.ts). */
-  retryMs: number
-  /** How widely the ends of the streams are spread at shutdown (already bounded by the deadline). */
-  drainWindowMs: number
-  tuning: StreamTuning
+  /** Every stream of the process: limits, heartbeat, ends. */
+  streams: StreamClients
+  tuning: SubscriptionTuning
   random: () => number
 }
 
@@ -59,96 +53,48 @@ export interface StreamStats {
   eventsSent: number
 }
 
-const HEARTBEAT = commentFrame('heartbeat')
-const GOODBYE = commentFrame('server shutting down; reconnect')
-/** Streams ended per turn of the event loop. */
-const END_BATCH = 100
-
-export class StatusHub {
+export class StatusHub implements StreamSource {
   private readonly feeds = new Map<string, OrderFeed>()
-  private readonly perIp = new Map<string, number>()
-  /** Admitted streams, including those still reading their order: what the limits count. */
-  private admitted = 0
-  private open = 0
   private reconnects = 0
   private polls = 0
-  private eventsSent = 0
-  private closing = false
-  private readonly heartbeat: NodeJS.Timeout
-  /** Streams whose last frame is sent, waiting to be ended. */
-  private readonly ending: StreamClient[] = []
 
   constructor(private readonly opts: HubOptions) {
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs)
-    this.heartbeat.unref()
+    opts.streams.register(this)
   }
 
-  /** Takes a place for a new stream, or refuses it: per client IP first, then in total. */
-  admit(ip: string): StreamClient {
-    if (this.closing) throw shuttingDown()
-    const retryAfter = Math.max(1, Math.ceil(this.opts.retryMs / 1000))
-    const retry = { members: { retryAfter }, headers: { 'retry-after': String(retryAfter) } }
-    const mine = this.perIp.get(ip) ?? 0
-    if (mine >= this.opts.maxPerIp) {
-      throw new GatewayError(
-        'RATE_LIMITED',
-        `At most ${this.opts.maxPerIp} status streams may be open per client.`,
-        retry,
-      )
-    }
-    if (this.admitted >= this.opts.maxTotal) {
-      throw new GatewayError(
-        'SERVICE_UNAVAILABLE',
-        'The gateway has no room for another status stream now.',
-        retry,
-      )
-    }
-    this.perIp.set(ip, mine + 1)
-    this.admitted++
-    return { ip, res: undefined, rank: -1, feed: undefined, released: false }
+  /** Takes a place for a new stream, or refuses it (the stream limits, shared with live quotes). */
+  admit(ip: string): StatusClient {
+    return this.opts.streams.admit(ip, 'status', { rank: -1 })
   }
 
   /** Gives the place back; safe to call more than once. */
-  release(client: StreamClient): void {
-    if (client.released) return
-    client.released = true
-    this.admitted--
-    const left = (this.perIp.get(client.ip) ?? 1) - 1
-    if (left > 0) this.perIp.set(client.ip, left)
-    else this.perIp.delete(client.ip)
-    if (client.res) this.open--
-    client.feed?.leave(client)
-    client.res = undefined
+  release(client: StatusClient): void {
+    this.opts.streams.release(client)
   }
 
   /** Refuses to start a stream once shutdown has begun (a read may have been in flight). */
   assertOpen(): void {
-    if (this.closing) throw shuttingDown()
+    this.opts.streams.assertOpen()
   }
 
   /**
    * Takes over a response whose headers are written: the snapshot first, then either the end (a
    * terminal order) or the order's feed.
    */
-  attach(client: StreamClient, uuid: string, res: ServerResponse, read: OrderRead): void {
-    if (res.destroyed) {
-      this.release(client)
-      return
-    }
-    client.res = res
-    this.open++
-    res.once('close', () => this.release(client))
+  attach(client: StatusClient, uuid: string, res: ServerResponse, read: OrderRead): void {
+    const { streams } = this.opts
+    if (!streams.attach(client, res)) return
     const snapshot = eventFrame({
-      retry: jitteredRetry(this.opts.retryMs, this.opts.random),
+      retry: streams.retryAdvice(),
       event: SNAPSHOT_EVENT,
       id: String(read.readAt),
       data: read.raw.toString('utf8'),
     })
     if (TERMINAL_STATUSES.has(read.body.status)) {
-      this.finish(client, snapshot)
+      streams.finish(client, snapshot)
       return
     }
-    this.deliver(client, snapshot)
+    streams.deliver(client, snapshot)
     let feed = this.feeds.get(uuid)
     if (!feed) {
       feed = new OrderFeed(uuid, read, this.feedHost(uuid))
@@ -159,70 +105,30 @@ export class StatusHub {
 
   stats(): StreamStats {
     return {
-      openStreams: this.open,
+      openStreams: this.opts.streams.openOf('status'),
       upstreamSubscriptions: this.feeds.size,
       polling: countPolling(this.feeds.values()),
       reconnects: this.reconnects,
       polls: this.polls,
-      eventsSent: this.eventsSent,
+      eventsSent: this.opts.streams.sentOf('status'),
     }
   }
 
-  /**
-   * Ends every stream, each at its own random moment of the drain window (EventSource clients then
-   * reconnect, to another instance, not all in the same instant), and with the last client of an
-   * order its subscription. Until its moment comes a stream keeps getting its events and heartbeats.
-   */
-  async shutdown(): Promise<void> {
-    this.closing = true
-    const clients = [...this.feeds.values()].flatMap((feed) => [...feed.clients])
-    await spreadOver(clients, this.opts.drainWindowMs, this.opts.random, (client) => {
-      if (client.feed) this.finish(client, GOODBYE, false)
-    })
-    clearInterval(this.heartbeat)
+  groups(): Iterable<OrderFeed> {
+    return this.feeds.values()
+  }
+
+  beat(now: number): void {
+    for (const feed of this.feeds.values()) feed.checkIdle(now)
+  }
+
+  /** At shutdown, after every client has been sent its goodbye: the subscriptions left. */
+  close(): void {
     for (const feed of [...this.feeds.values()]) feed.close()
-    // close() waits for open responses: end them all now.
-    for (const client of this.ending.splice(0)) end(client)
-  }
-
-  private deliver(client: StreamClient, frame: Buffer, counted = true): void {
-    const res = client.res
-    if (!res || res.destroyed) return
-    res.write(frame)
-    if (counted) this.eventsSent++
-    if (res.writableLength > this.opts.tuning.maxBufferedBytes) {
-      this.opts.log.info('status stream client is not reading; dropping it')
-      res.destroy()
-    }
-  }
-
-  /**
-   * Sends a stream's last frame now and ends the stream soon after. Ending costs more than writing
-   * (the request's log line and metrics run then), so the ends are queued and done in batches that
-   * yield to I/O: after a terminal status, the event reaches the clients of every order first.
-   */
-  private finish(client: StreamClient, last: Buffer, isEvent = true): void {
-    client.feed?.leave(client)
-    this.deliver(client, last, isEvent)
-    this.ending.push(client)
-    if (this.ending.length === 1) setImmediate(() => this.endQueued())
-  }
-
-  private endQueued(): void {
-    for (const client of this.ending.splice(0, END_BATCH)) end(client)
-    if (this.ending.length > 0) setImmediate(() => this.endQueued())
-  }
-
-  private beat(): void {
-    const now = this.opts.clock.now()
-    for (const feed of this.feeds.values()) {
-      feed.checkIdle(now)
-      for (const client of feed.clients) this.deliver(client, HEARTBEAT, false)
-    }
   }
 
   private feedHost(uuid: string): FeedHost {
-    const { clock, tuning, upstream, reader, upstreamTimeoutMs } = this.opts
+    const { clock, tuning, upstream, reader, upstreamTimeoutMs, streams } = this.opts
     const log = this.opts.log.child({ order: shortenIds(uuid) })
     // Each hub operation gets its own deadline: the subscription outlives any client request.
     const context = () => ({ requestId: randomUUID(), log, deadline: clock.now() + upstreamTimeoutMs })
@@ -234,8 +140,8 @@ export class StatusHub {
       read: (id) => reader.read(context(), id),
       openUpstream: (id, signal) =>
         upstream.openStream(context(), `/orders/${encodeURIComponent(id)}/status-stream`, signal),
-      deliver: (client, frame) => this.deliver(client, frame),
-      finish: (client, last) => this.finish(client, last),
+      deliver: (client, frame) => streams.deliver(client, frame),
+      finish: (client, last) => streams.finish(client, last),
       ended: (feed) => {
         if (this.feeds.get(feed.uuid) === feed) this.feeds.delete(feed.uuid)
       },
@@ -244,15 +150,6 @@ export class StatusHub {
       },
     }
   }
-}
-
-function end(client: StreamClient): void {
-  const res = client.res
-  if (res && !res.destroyed && !res.writableEnded) res.end()
-}
-
-function shuttingDown(): GatewayError {
-  return new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; reconnect in a moment.')
 }
 
 function countPolling(feeds: Iterable<OrderFeed>): number {

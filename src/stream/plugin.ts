@@ -1,7 +1,10 @@
-// The order status stream capability: the hub (shared, as `app.streamHub`, for metrics) and its route.
+// The order status stream capability: every stream of the process (`app.streamClients`, whose limits,
+// heartbeat and shutdown the live quote shares), the status hub (`app.streamHub`, for metrics) and its
+// route.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
+import { StreamClients } from './clients.js'
 import { DEFAULT_STREAM_TUNING, StatusHub, type StreamTuning } from './hub.js'
 import { streamRoute } from './route.js'
 import { drainWindowMs } from './spread.js'
@@ -11,6 +14,7 @@ export type { StreamStats, StreamTuning } from './hub.js'
 declare module 'fastify' {
   interface FastifyInstance {
     streamHub: StatusHub
+    streamClients: StreamClients
   }
 }
 
@@ -53,27 +57,37 @@ function checked(opts: StreamPluginOptions): StreamTuning {
 
 export const streamPlugin = fp(
   async (app: FastifyInstance, opts: StreamPluginOptions) => {
+    const tuning = checked(opts)
+    const random = opts.random ?? Math.random
+    const streams = new StreamClients({
+      clock: opts.clock,
+      log: app.log,
+      heartbeatMs: opts.heartbeatMs,
+      maxPerIp: opts.maxPerIp,
+      maxTotal: opts.maxTotal,
+      retryMs: opts.retryMs,
+      drainWindowMs: drainWindowMs(opts.drainSpreadMs, opts.shutdownTimeoutMs),
+      maxBufferedBytes: tuning.maxBufferedBytes,
+      random,
+    })
     const hub = new StatusHub({
       clock: opts.clock,
       log: app.log,
       reader: app.orderReader,
       upstream: app.upstream,
       upstreamTimeoutMs: opts.upstreamTimeoutMs,
-      heartbeatMs: opts.heartbeatMs,
-      maxPerIp: opts.maxPerIp,
-      maxTotal: opts.maxTotal,
-      retryMs: opts.retryMs,
-      drainWindowMs: drainWindowMs(opts.drainSpreadMs, opts.shutdownTimeoutMs),
-      tuning: checked(opts),
-      random: opts.random ?? Math.random,
+      streams,
+      tuning,
+      random,
     })
+    app.decorate('streamClients', streams)
     app.decorate('streamHub', hub)
     // Streams never finish on their own, and close() waits for open connections: their ends are
     // started here, spread over the drain window, while the server stops accepting new connections;
     // the app is closed once the last one has ended.
     let drained: Promise<void> = Promise.resolve()
     app.addHook('preClose', (done) => {
-      drained = hub.shutdown()
+      drained = streams.shutdown()
       done()
     })
     app.addHook('onClose', async () => drained)

@@ -3,7 +3,7 @@
 // burst through on top of its rate, and the upstream's own limit would see that burst. Instances'
 // clocks name the second, so their skew (NTP keeps it to milliseconds) is how far window edges differ.
 import type { Clock } from '../clock.js'
-import { GatewayError } from '../errors.js'
+import { QuotaRefusal } from './refusal.js'
 import type { WindowCounter } from '../redis/window-counter.js'
 
 /** A second's key outlives its second, so an instance whose clock lags still counts into it. */
@@ -24,7 +24,7 @@ export class CallBudget {
   ) {}
 
   /** Takes one call from the current second; the refusal when the second's budget is spent. */
-  async spend(): Promise<GatewayError | undefined> {
+  async spend(): Promise<QuotaRefusal | undefined> {
     const key = `budget:${Math.floor(this.clock.now() / 1000)}`
     const hit = await this.counter.hit(key, KEY_LIFE_MS).catch(() => {
       this.unshared += 1
@@ -32,7 +32,7 @@ export class CallBudget {
     })
     if (hit.count <= this.perSecond) return undefined
     this.refused += 1
-    return new GatewayError(
+    return new QuotaRefusal(
       'UPSTREAM_UNAVAILABLE',
       'The gateway is at its call rate to the swap service; retry in a second.',
       { members: { retryAfter: 1 }, headers: { 'retry-after': '1' } },

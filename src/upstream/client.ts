@@ -73,6 +73,8 @@ export interface UpstreamCall<T> {
   cookie?: string
   /** The documented shape of a 2xx body; anything else is UPSTREAM_BAD_RESPONSE. */
   schema: z.ZodType<T>
+  /** Extra attempts after an unclassified failure of an idempotent call; default the tuning's. */
+  retries?: number
 }
 
 export interface UpstreamReply<T> {
@@ -184,7 +186,7 @@ export class UpstreamClient {
       const retry =
         idempotent &&
         unclassified &&
-        attempt < tuning.retries &&
+        attempt < (call.retries ?? tuning.retries) &&
         ctx.deadline - (this.options.clock.now() + delay) >= tuning.minAttemptMs
       if (!retry) {
         trace.end()

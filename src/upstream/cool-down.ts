@@ -5,7 +5,7 @@
 // the limited upstream are the ones started in that gap).
 import type { Redis } from 'ioredis'
 import type { Clock } from '../clock.js'
-import { GatewayError } from '../errors.js'
+import { QuotaRefusal } from './refusal.js'
 
 export interface SharedCoolDown {
   client: Redis
@@ -30,12 +30,12 @@ export class CoolDown {
   }
 
   /** The answer to give instead of calling while the pause lasts; undefined when calls may go out. */
-  refusal(): GatewayError | undefined {
+  refusal(): QuotaRefusal | undefined {
     const left = this.remainingMs()
     if (left === 0) return undefined
     this.refused += 1
     const retryAfter = Math.ceil(left / 1000)
-    return new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is rate-limiting the gateway.', {
+    return new QuotaRefusal('UPSTREAM_UNAVAILABLE', 'The swap service is rate-limiting the gateway.', {
       members: { retryAfter },
       headers: { 'retry-after': String(retryAfter) },
     })

@@ -1,11 +1,13 @@
 // The stream benchmark's clients, in their own process: N plain TCP connections speaking just enough
-// HTTP/1.1 to open an SSE stream, each reporting when it sees a status-update. Deliberately minimal
+// HTTP/1.1 to open an SSE stream (open once its first event, a snapshot or a quote, has come), each
+// reporting when it sees a status-update. Deliberately minimal
 // (no HTTP client, no text decoding) so that the measurement times the server, not the client.
 import net from 'node:net'
 import { serve, wallNow } from './stream-ipc.js'
 
 const MARK = Buffer.from('event: orders:status-update')
-const SNAPSHOT = Buffer.from('event: snapshot')
+/** The first event of a status stream or of a live quote: the stream is open once it has come. */
+const FIRST = [Buffer.from('event: snapshot'), Buffer.from('event: quote')]
 
 interface Connection {
   socket: net.Socket
@@ -44,12 +46,13 @@ function open(target: URL): Promise<void> {
     socket.setNoDelay(true)
     socket.once('error', reject)
     socket.write(
-      `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n\r\n`,
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n\r\n`,
     )
     socket.on('data', (chunk: Buffer) => {
       if (head) {
         head = Buffer.concat([head, chunk])
-        if (head.indexOf(SNAPSHOT) < 0) return
+        const received = head
+        if (!FIRST.some((mark) => received.indexOf(mark) >= 0)) return
         if (!head.subarray(0, 12).equals(Buffer.from('HTTP/1.1 200'))) {
           reject(new Error(`${target}: ${head.subarray(0, 40).toString()}`))
           socket.destroy()

@@ -1,19 +1,26 @@
-// The gateway under test in the stream benchmark, in its own process: every feature on, logging at
-// info to /dev/null, stream limits raised to hold the benchmark's 10,000 streams from one address.
+// The gateway under test in the stream and live quote benchmarks, in its own process: every feature
+// on, logging at info to /dev/null, stream limits raised to hold 10,000 streams from one address;
+// further settings as JSON in the second argument.
 import { buildApp } from '../../src/app.js'
 import { benchConfig } from './setup.js'
 import { serve, settledMemory } from './stream-ipc.js'
 
 const upstream = process.argv[2]
-if (!upstream) throw new Error('usage: stream-gateway.ts <upstream url>')
-const config = benchConfig(upstream, { SSE_MAX_PER_IP: '20000', SSE_MAX_TOTAL: '20000' })
+if (!upstream) throw new Error('usage: stream-gateway.ts <upstream url> [settings as JSON]')
+const more = JSON.parse(process.argv[3] ?? '{}') as Record<string, string>
+const config = benchConfig(upstream, { SSE_MAX_PER_IP: '20000', SSE_MAX_TOTAL: '20000', ...more })
 const app = await buildApp(config, { logTo: '/dev/null' })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 
 serve(
   async (message) => {
     if (message.type === 'measure')
-      return { type: 'memory', ...settledMemory(), stats: app.streamHub.stats() }
+      return {
+        type: 'memory',
+        ...settledMemory(),
+        stats: app.streamHub.stats(),
+        quotes: app.quoteHub.stats(),
+      }
     return undefined
   },
   { type: 'ready', url },

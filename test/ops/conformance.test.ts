@@ -46,7 +46,10 @@ const CLIENT_HEADERS = [
 const LAPSE = 16 * 60_000
 const UNKNOWN_ORDER = '7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70'
 
-const gw = await clientGateway(t, { env: { UPSTREAM_TIMEOUT_MS: '3000' } })
+// Live quotes refresh every 50 ms and end after 1.5 s, so one stream shows every event it can carry.
+const gw = await clientGateway(t, {
+  env: { UPSTREAM_TIMEOUT_MS: '3000', QUOTE_REFRESH_MS: '50', QUOTE_STREAM_MAX_MS: '1500' },
+})
 // Every group at one request a minute (sign-in takes two): the second request to any limited
 // operation is a 429.
 const tight = await clientGateway(t, {
@@ -347,6 +350,35 @@ t.test('the status stream', async (t) => {
   await ask(t, 'followOrder', { params: { uuid }, headers: FOREIGN })
 })
 
+t.test('the live quote', async (t) => {
+  const watching = ask(t, 'watchQuote', { query: quote }, 4)
+  setTimeout(() => gw.control.fault('GET /v1/tokens/quote', { kind: 'error500' }), 200)
+  const read = await watching
+  t.equal(read.status, 200)
+  t.same(
+    (read.body as Array<{ event: string }>).map((e) => e.event),
+    ['quote', 'problem', 'quote', 'end'],
+    'a quote, a failed refresh, a fresh quote, the end',
+  )
+  t.equal(
+    (await ask(t, 'watchQuote', { query: quote, headers: { 'last-event-id': 'quote-stream-ended' } })).status,
+    204,
+  )
+  t.equal((await ask(t, 'watchQuote', { query: { ...quote, amount: '0' } })).status, 400)
+  t.equal(
+    (await ask(t, 'watchQuote', { query: { ...quote, depositTokenId: String(gw.p.unknownId) } })).status,
+    400,
+  )
+  t.equal(
+    (await ask(t, 'watchQuote', { query: { ...quote, settleTokenId: String(gw.p.inactive.id) } })).status,
+    422,
+  )
+  await ask(t, 'watchQuote', { query: quote, headers: FOREIGN })
+  gw.control.fault('GET /v1/tokens/quote', { kind: 'error500', count: 3 })
+  t.equal((await ask(t, 'watchQuote', { query: { ...quote, amount: '102' } })).status, 502, 'UPSTREAM_ERROR')
+  gw.control.clearFaults()
+})
+
 t.test('sign-in and sessions', async (t) => {
   const { account, provider } = walletProvider()
   t.equal((await ask(t, 'getChallenge')).status, 200)
@@ -431,7 +463,7 @@ t.test('every rate-limited operation answers 429 with Retry-After once over its 
   const limited = [...operations.values()].filter((op) => op.responses['429'])
   for (const op of limited) {
     const request: Ask = { base: tight.url, headers: bearer }
-    if (op.operationId === 'getQuote') request.query = quote
+    if (op.operationId === 'getQuote' || op.operationId === 'watchQuote') request.query = quote
     if (op.operationId === 'getSwapLimits') request.query = pair
     if (op.operationId === 'getToken') request.params = { id: String(gw.p.eth.id) }
     if (op.operationId === 'getOrder' || op.operationId === 'followOrder')

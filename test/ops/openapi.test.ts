@@ -10,6 +10,7 @@ const OPERATIONS = {
   'get /api/v1/chains': 'listChains',
   'get /api/v1/tokens/swap-limits': 'getSwapLimits',
   'get /api/v1/tokens/quote': 'getQuote',
+  'get /api/v1/tokens/quote/stream': 'watchQuote',
   'post /api/v1/orders/create': 'createOrder',
   'get /api/v1/orders/{uuid}': 'getOrder',
   'get /api/v1/orders': 'listOrders',
@@ -40,6 +41,8 @@ const SCHEMAS = [
   'Problem',
   'StatusUpdate',
   'Snapshot',
+  'LiveQuote',
+  'LiveQuoteEnd',
   'OrderStatus',
   'OrderFields',
   'OrderHistoryItem',
@@ -270,6 +273,27 @@ t.test('the stream names its events and their data; Problem types its code-speci
     snapshot: { data: { $ref: '#/components/schemas/Snapshot' } },
     'orders:status-update': { data: { $ref: '#/components/schemas/StatusUpdate' } },
   })
+  const live = doc.paths['/api/v1/tokens/quote/stream']!.get!.responses['200']!.content!['text/event-stream']!
+  t.same(
+    live.schema,
+    {
+      anyOf: [
+        { $ref: '#/components/schemas/LiveQuote' },
+        { $ref: '#/components/schemas/Problem' },
+        { $ref: '#/components/schemas/LiveQuoteEnd' },
+      ],
+    },
+    "the live quote's schema too",
+  )
+  t.same(live['x-events'], {
+    quote: { data: { $ref: '#/components/schemas/LiveQuote' } },
+    problem: { data: { $ref: '#/components/schemas/Problem' } },
+    end: { data: { $ref: '#/components/schemas/LiveQuoteEnd' } },
+  })
+  t.match(doc.components.schemas.LiveQuote, {
+    allOf: [{ $ref: '#/components/schemas/Quote' }, { required: ['quotedAt'] }],
+  })
+  t.ok(doc.paths['/api/v1/tokens/quote/stream']!.get!.responses['204'], 'a reconnect after the end is 204')
   t.match(doc.components.schemas.StatusUpdate!.properties, {
     status: { $ref: '#/components/schemas/OrderStatus' },
     order: { $ref: '#/components/schemas/Order' },

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import t from 'tap'
 import { systemClock } from '../../src/clock.js'
-import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from '../../src/stream/feed.js'
+import { type FeedHost, OrderFeed, type OrderRead, type StatusClient } from '../../src/stream/feed.js'
 import { DEFAULT_STREAM_TUNING } from '../../src/stream/hub.js'
 import type { StreamResponse } from '../../src/stream/subscription.js'
 import type { Order, OrderStatus } from '../../src/upstream/schemas.js'
@@ -27,11 +27,11 @@ function read(status: OrderStatus, readAt = Date.now()): OrderRead {
 function scripted(reads: Array<() => Promise<OrderRead>>) {
   const upstream = new PassThrough()
   const received = new Map<
-    StreamClient,
+    StatusClient,
     Array<{ event?: string; id?: string; data: Record<string, unknown> }>
   >()
-  const ended = new Set<StreamClient>()
-  const take = (client: StreamClient, frame: Buffer) => {
+  const ended = new Set<StatusClient>()
+  const take = (client: StatusClient, frame: Buffer) => {
     const events = received.get(client) ?? []
     received.set(client, events)
     createParser({
@@ -68,11 +68,12 @@ function scripted(reads: Array<() => Promise<OrderRead>>) {
     ended: () => {},
     counted: () => {},
   }
-  const client = (): StreamClient => ({
+  const client = (): StatusClient => ({
     ip: '192.0.2.1',
+    kind: 'status',
     res: undefined,
     rank: -1,
-    feed: undefined,
+    group: undefined,
     released: false,
   })
   const send = (status: OrderStatus, id: number) =>

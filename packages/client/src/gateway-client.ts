@@ -26,6 +26,7 @@ import type {
   VerifyBody,
 } from './types.js'
 import { type Eip1193Provider, personalSign, type WalletAccount, walletAccount } from './wallet.js'
+import { type PageVisibility, type QuoteHandlers, watchQuote, type Watching } from './watch-quote.js'
 
 export type SessionMode = 'cookie' | 'token'
 
@@ -74,6 +75,11 @@ export interface GatewayClient {
   listOrders(params?: HistoryParams): Promise<OrderHistory>
   /** Problems go to `handlers.onError`: `MethodProblem<'followOrder'>`. */
   followOrder(uuid: string, handlers: FollowHandlers): Following
+  /**
+   * The quote kept fresh by the gateway (one shared refresh per distinct quote); problems go to
+   * `handlers.onProblem`. In a browser page it pauses while the page is hidden.
+   */
+  watchQuote(params: QuoteParams, handlers: QuoteHandlers): Watching
   getChallenge(params?: ChallengeParams): Promise<Challenge>
   verifySignIn(body: VerifyBody): Promise<SignInResult>
   /** Renews the session; holding a wallet from signIn, a refused renewal is one signature instead. */
@@ -94,7 +100,7 @@ export interface GatewayClient {
 
 interface Browserish {
   location?: { origin?: string }
-  document?: unknown
+  document?: Partial<PageVisibility>
   EventSource?: EventSourceConstructor
 }
 const browser = globalThis as Browserish
@@ -242,6 +248,24 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
           EventSource,
           withCredentials: credentials === 'include',
           readOrder: () => http.send<Order>({ operation: 'followOrder', path: orderPath(uuid) }),
+        },
+        handlers,
+      )
+    },
+    watchQuote(params, handlers) {
+      const EventSource = options.EventSource ?? browser.EventSource
+      if (!EventSource)
+        throw new TypeError('watchQuote needs an EventSource: pass one to createGatewayClient.')
+      const page = browser.document
+      return watchQuote(
+        {
+          url: http.url('/v1/tokens/quote/stream', params),
+          EventSource,
+          withCredentials: credentials === 'include',
+          readQuote: () => http.send({ operation: 'watchQuote', path: '/v1/tokens/quote', query: params }),
+          ...(typeof page?.visibilityState === 'string' && page.addEventListener
+            ? { page: page as PageVisibility }
+            : {}),
         },
         handlers,
       )

@@ -1,6 +1,7 @@
 // swap-gateway-client: the typed client of the gateway's public API, for browsers, React Native and
 // Node 20+. Runs on fetch and EventSource alone; its types are generated from the gateway's document.
 export type { EventSourceConstructor, EventSourceLike, FollowHandlers, Following } from './follow.js'
+export type { PageVisibility, QuoteHandlers, Watching } from './watch-quote.js'
 export {
   createGatewayClient,
   type GatewayClient,

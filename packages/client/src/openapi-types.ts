@@ -272,8 +272,19 @@ export interface components {
         [key: string]: string
       }
     }
-    /** @description The created order: the upstream's, with its deposit address (`walletAddress`), plus its two tokens from the catalog, as a read of the order carries them. */
-    OrderCreated: components['schemas']['Order']
+    /** @description The `quote` event: the quote as the quote route answers it, and when it was priced. */
+    LiveQuote: components['schemas']['Quote'] & {
+      /** @description ISO 8601 UTC: when the gateway last had this price from the swap service. */
+      quotedAt: string
+    }
+    /** @description The `end` event: the last of a live quote stream, which the gateway then closes. */
+    LiveQuoteEnd: {
+      /**
+       * @description The stream reached its longest life; open a new one to go on watching.
+       * @constant
+       */
+      reason: 'QUOTE_STREAM_MAX_MS'
+    }
     /** @description An order to create: all five fields, nothing else. */
     CreateOrderBody: {
       depositTokenId: number
@@ -283,6 +294,8 @@ export interface components {
       intendedAmount: number
       intendedIsDeposit: boolean
     }
+    /** @description The created order: the upstream's, with its deposit address (`walletAddress`), plus its two tokens from the catalog, as a read of the order carries them. */
+    OrderCreated: components['schemas']['Order']
     /** @description The `snapshot` event: the order as a read by uuid answers it. */
     Snapshot: components['schemas']['Order']
     /** @description The `orders:status-update` event: the upstream's update, plus the order re-read after it. */
@@ -650,6 +663,40 @@ export interface operations {
       }
     }
   }
+  watchQuote: {
+    parameters: {
+      query: {
+        depositTokenId: number
+        settleTokenId: number
+        /** @description Decimal or exponent notation. */
+        amount: number
+        amountIsDeposit: boolean
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'text/event-stream':
+            | components['schemas']['LiveQuote']
+            | components['schemas']['Problem']
+            | components['schemas']['LiveQuoteEnd']
+        }
+      }
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
   getHealth: {
     parameters: {
       query?: never
@@ -976,6 +1023,24 @@ export interface operationProblems {
     | 'UPSTREAM_UNAVAILABLE'
     | 'SERVICE_UNAVAILABLE'
     | 'UPSTREAM_TIMEOUT'
+  watchQuote:
+    | 'VALIDATION_FAILED'
+    | 'UNKNOWN_TOKEN'
+    | 'INVALID_AMOUNT'
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'REQUEST_TIMEOUT'
+    | 'URI_TOO_LONG'
+    | 'PAIR_UNAVAILABLE'
+    | 'NO_QUOTE'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'UPSTREAM_ERROR'
+    | 'UPSTREAM_BAD_RESPONSE'
+    | 'UPSTREAM_AUTH_FAILED'
+    | 'UPSTREAM_UNAVAILABLE'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UPSTREAM_TIMEOUT'
   getHealth:
     | 'ORIGIN_NOT_ALLOWED'
     | 'REQUEST_TIMEOUT'
@@ -1021,5 +1086,10 @@ export interface operationEvents {
   followOrder: {
     snapshot: components['schemas']['Snapshot']
     'orders:status-update': components['schemas']['StatusUpdate']
+  }
+  watchQuote: {
+    quote: components['schemas']['LiveQuote']
+    problem: components['schemas']['Problem']
+    end: components['schemas']['LiveQuoteEnd']
   }
 }

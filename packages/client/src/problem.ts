@@ -11,8 +11,8 @@ export const CLIENT_CODES = {
   NETWORK_ERROR: { title: 'The gateway could not be reached', retryable: true },
   /** An answer that is not the gateway's: a proxy's error page, a body that is not JSON. */
   UNEXPECTED_RESPONSE: { title: 'The answer is not one the gateway gives', retryable: false },
-  /** The status stream was refused while the order itself reads fine (stream limits, shutdown). */
-  STREAM_UNAVAILABLE: { title: 'The status stream could not be opened', retryable: true },
+  /** A stream was refused while a plain read answers fine (stream limits, shutdown). */
+  STREAM_UNAVAILABLE: { title: 'The stream could not be opened', retryable: true },
   /** Sign-in succeeded but the browser did not keep the session cookie (the page and the gateway are on different sites). */
   COOKIE_NOT_KEPT: { title: 'The browser did not keep the session cookie', retryable: false },
 } as const
@@ -25,6 +25,7 @@ export type ClientMethod = OperationId | 'signIn'
 export type MethodProblemCode<M extends ClientMethod> =
   | (M extends OperationId ? OperationProblemCode<M> : never)
   | (M extends 'followOrder' ? OperationProblemCode<'getOrder'> | 'STREAM_UNAVAILABLE' : never)
+  | (M extends 'watchQuote' ? 'STREAM_UNAVAILABLE' : never)
   | (M extends 'signIn'
       ? OperationProblemCode<'getChallenge' | 'verifySignIn' | 'getSession'> | 'COOKIE_NOT_KEPT'
       : never)

@@ -34,6 +34,8 @@ export type Challenge = Schemas['Challenge']
 /** Who is signed in: discriminated on `signedIn`, then on `expired`. */
 export type SessionView = Schemas['Session']
 export type SignInResult = Schemas['SignInResult']
+/** A live quote's `quote` event: the quote, and when the gateway priced it (`quotedAt`). */
+export type LiveQuote = Schemas['LiveQuote']
 /** A status change, with the order re-read after it. */
 export type StatusUpdate = Schemas['StatusUpdate']
 /** The problem document every failure answers. */

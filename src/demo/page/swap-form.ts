@@ -1,17 +1,17 @@
 /// <reference lib="dom" />
-// The swap form: two token pickers, the amount with the pair's limits, a live quote (re-asked as the
-// form changes, and every little while), the receiving address, and create with an Idempotency-Key
+// The swap form: two token pickers, the amount with the pair's limits, a live quote (live-quote.ts,
+// watched again as the form changes), the receiving address, and create with an Idempotency-Key
 // kept for as long as the same order is being asked for, so a repeated click cannot make two orders.
 import type { OrderCreated, SwapLimits, Token } from 'swap-gateway-client'
 import type { Alerts } from './alert.js'
 import { type Client, newKey } from './client.js'
 import { byId, el } from './dom.js'
-import { amount as formatAmount, dollars } from './format.js'
+import { amount as formatAmount } from './format.js'
 import { boundsOf, outside } from './limits.js'
+import { LiveQuoteView } from './live-quote.js'
 import { TokenPicker } from './token-picker.js'
 
 const QUOTE_DELAY_MS = 400
-const QUOTE_REFRESH_MS = 20_000
 
 /** The form's fields as a deep link names them: `/?from=<tokenId>&to=<tokenId>&amount=<n>&address=<addr>`. */
 export interface Prefill {
@@ -42,6 +42,7 @@ export class SwapForm {
   private readonly address = byId<HTMLInputElement>('address')
   private readonly limits = byId('limits')
   private readonly quoteBox = byId('quote')
+  private readonly live: LiveQuoteView
   private readonly createButton = byId<HTMLButtonElement>('create')
   private readonly limitsByPair = new Map<string, Promise<SwapLimits>>()
   private quoteTimer: ReturnType<typeof setTimeout> | undefined
@@ -62,9 +63,7 @@ export class SwapForm {
     byId('flip').addEventListener('click', () => this.flip())
     this.amount.addEventListener('input', () => this.changed())
     this.address.addEventListener('input', () => this.remember())
-    setInterval(() => {
-      if (document.visibilityState === 'visible' && this.amount.value.trim()) void this.quote()
-    }, QUOTE_REFRESH_MS)
+    this.live = new LiveQuoteView(client, this.quoteBox, alerts, (err) => this.fieldOf(err))
   }
 
   async load(prefill: Prefill): Promise<void> {
@@ -129,40 +128,15 @@ export class SwapForm {
     const asked = ++this.asked
     const limitsAsked = this.limitsOf(from, to)
     if (!amount) {
+      this.live.stop()
       this.quoteBox.replaceChildren(
         el('p', { class: 'muted' }, `Enter an amount of ${from.symbol} to see a quote.`),
       )
       await this.showLimits(limitsAsked, from, asked)
       return
     }
-    this.quoteBox.classList.add('loading')
-    try {
-      const [quote] = await Promise.all([
-        this.client.getQuote({
-          depositTokenId: from.id,
-          settleTokenId: to.id,
-          amount,
-          amountIsDeposit: true,
-        }),
-        this.showLimits(limitsAsked, from, asked),
-      ])
-      if (asked !== this.asked) return
-      this.alerts.clear('quote')
-      this.quoteBox.replaceChildren(
-        el('p', { class: 'receive' }, `≈ ${formatAmount(quote.settleAmount, to.symbol)}`),
-        el(
-          'p',
-          { class: 'rate' },
-          `1 ${from.symbol} = ${formatAmount(quote.exchangeRate, to.symbol)} · you send ${dollars(quote.depositTokenUsdValue)}`,
-        ),
-      )
-    } catch (err) {
-      if (asked !== this.asked) return
-      this.quoteBox.replaceChildren(el('p', { class: 'muted' }, 'No quote for this pair and amount.'))
-      this.alerts.show('quote', err, this.fieldOf(err))
-    } finally {
-      if (asked === this.asked) this.quoteBox.classList.remove('loading')
-    }
+    this.live.watch(from, to, amount)
+    await this.showLimits(limitsAsked, from, asked)
   }
 
   /** The pair's bounds under the amount, and a warning when the amount is outside them. */

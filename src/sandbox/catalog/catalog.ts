@@ -95,6 +95,14 @@ export class Catalog {
     return listing.token
   }
 
+  /** Moves a token's USD price: every quote that involves it changes from the next request on. */
+  setPrice(id: number, usd: number): { id: number; usdPrice: number } {
+    const listing = this.byId.get(id)
+    if (!listing) throw new UnknownEntityError(`Unknown token ${id}`)
+    listing.usd = usd
+    return { id, usdPrice: usd }
+  }
+
   setDepositsActive(chainId: number, active: boolean): Blockchain {
     const chain = this.chains.get(chainId)
     if (!chain) throw new UnknownEntityError(`Unknown chain ${chainId}`)

@@ -17,6 +17,7 @@ const completeBody = z.object({ settleAmount: z.number().optional() })
 const advanceBody = z.object({ ms: z.number().nonnegative() })
 const faultBody = z.intersection(z.object({ route: z.enum(ROUTE_KEYS) }), faultSchema)
 const activeBody = z.object({ active: z.boolean() })
+const priceBody = z.object({ usdPrice: z.number().positive() })
 const depositsActiveBody = z.object({ depositsActive: z.boolean() })
 const streamsBody = z.object({ uuid: z.string().optional() })
 const refreshWorksBody = z.object({ works: z.boolean() })
@@ -92,6 +93,9 @@ export function controlRoutes(control: SandboxControl) {
     )
     app.patch('/tokens/:id', async (request) =>
       control.setTokenActive(idParam.parse(request.params).id, activeBody.parse(request.body ?? {}).active),
+    )
+    app.put('/tokens/:id/price', async (request) =>
+      control.setTokenPrice(idParam.parse(request.params).id, priceBody.parse(request.body ?? {}).usdPrice),
     )
     app.patch('/chains/:id', async (request) =>
       control.setDepositsActive(

@@ -1,0 +1,17 @@
+// A quote as the upstream is asked for it, shared by the quote route and the live quote (which must
+// answer exactly as the quote route does): its query string and the problem of a quote with no price.
+import { GatewayError } from '../errors.js'
+import type { Quote } from '../upstream/schemas.js'
+import type { QuoteQuery } from './schemas.js'
+
+/** Built from validated values: numbers, a decimal and a boolean word. */
+export const upstreamQuoteQuery = (q: QuoteQuery): string =>
+  `depositTokenId=${q.depositTokenId}&settleTokenId=${q.settleTokenId}&amount=${encodeURIComponent(q.amount)}&amountIsDeposit=${q.amountIsDeposit}`
+
+/** The upstream prices nothing with `exchangeRate: 0` (and a 200): NO_QUOTE. */
+export const isNoQuote = (quote: Quote): boolean => quote.exchangeRate === 0
+
+export const noQuote = (q: Pick<QuoteQuery, 'depositTokenId' | 'settleTokenId'>): GatewayError =>
+  new GatewayError('NO_QUOTE', 'No price is available for this pair and amount right now.', {
+    members: { depositTokenId: q.depositTokenId, settleTokenId: q.settleTokenId },
+  })

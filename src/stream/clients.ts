@@ -1,0 +1,208 @@
+// Every open Server-Sent Events stream of this process, whatever it follows (an order's status, a
+// live quote): the stream limits per client IP and in total (both kinds count against the same
+// limits), one heartbeat timer for all, the drop of a client that stops reading, ends done in batches,
+// and at shutdown every stream ended at its own moment of the drain window. What a stream carries is
+// its hub's business (stream/hub.ts, live-quote/hub.ts); each hub is a source of groups of clients.
+import type { ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../clock.js'
+import { GatewayError } from '../errors.js'
+import { commentFrame } from './frames.js'
+import { jitteredRetry, spreadOver } from './spread.js'
+
+export type StreamKind = 'status' | 'quote'
+
+/** Per-client state, kept tiny: ten thousand of these must fit in a few hundred kilobytes. */
+export interface StreamClient {
+  readonly ip: string
+  readonly kind: StreamKind
+  res: ServerResponse | undefined
+  /** The group (an order's feed, a quote's poll) whose events this stream gets. */
+  group: StreamGroup | undefined
+  released: boolean
+}
+
+/** Streams that follow one thing together. */
+export interface StreamGroup {
+  readonly clients: ReadonlySet<StreamClient>
+  leave(client: StreamClient): void
+}
+
+/** A hub: the groups it holds, seen by the heartbeat and the shutdown. */
+export interface StreamSource {
+  groups(): Iterable<StreamGroup>
+  /** Called on every heartbeat, before the comments go out. */
+  beat?(now: number): void
+  /** At shutdown, once every stream has been sent its goodbye: let go of what is left. */
+  close(): void
+}
+
+export interface StreamClientsOptions {
+  clock: Clock
+  log: FastifyBaseLogger
+  heartbeatMs: number
+  maxPerIp: number
+  maxTotal: number
+  /** Base of the `retry:` advice, jittered per stream (spread.ts). */
+  retryMs: number
+  /** How widely the ends of the streams are spread at shutdown (already bounded by the deadline). */
+  drainWindowMs: number
+  /** A client that lets this much pile up unread is too slow to follow; its stream is dropped. */
+  maxBufferedBytes: number
+  random: () => number
+}
+
+const HEARTBEAT = commentFrame('heartbeat')
+const GOODBYE = commentFrame('server shutting down; reconnect')
+/** Streams ended per turn of the event loop. */
+const END_BATCH = 100
+
+export class StreamClients {
+  private readonly perIp = new Map<string, number>()
+  /** Admitted streams, including those still preparing their first event: what the limits count. */
+  private admitted = 0
+  private readonly open: Record<StreamKind, number> = { status: 0, quote: 0 }
+  private readonly sent: Record<StreamKind, number> = { status: 0, quote: 0 }
+  private closing = false
+  private readonly sources: StreamSource[] = []
+  private readonly heartbeat: NodeJS.Timeout
+  /** Streams whose last frame is sent, waiting to be ended. */
+  private readonly ending: StreamClient[] = []
+
+  constructor(private readonly opts: StreamClientsOptions) {
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs)
+    this.heartbeat.unref()
+  }
+
+  register(source: StreamSource): void {
+    this.sources.push(source)
+  }
+
+  /** Takes a place for a new stream, or refuses it: per client IP first, then in total. */
+  admit<T extends object>(ip: string, kind: StreamKind, own: T): StreamClient & T {
+    if (this.closing) throw shuttingDown()
+    const retryAfter = Math.max(1, Math.ceil(this.opts.retryMs / 1000))
+    const retry = { members: { retryAfter }, headers: { 'retry-after': String(retryAfter) } }
+    const mine = this.perIp.get(ip) ?? 0
+    if (mine >= this.opts.maxPerIp) {
+      throw new GatewayError(
+        'RATE_LIMITED',
+        `At most ${this.opts.maxPerIp} streams (order status and live quote) may be open per client.`,
+        retry,
+      )
+    }
+    if (this.admitted >= this.opts.maxTotal) {
+      throw new GatewayError('SERVICE_UNAVAILABLE', 'The gateway has no room for another stream now.', retry)
+    }
+    this.perIp.set(ip, mine + 1)
+    this.admitted++
+    return { ip, kind, res: undefined, group: undefined, released: false, ...own }
+  }
+
+  /** Gives the place back; safe to call more than once. */
+  release(client: StreamClient): void {
+    if (client.released) return
+    client.released = true
+    this.admitted--
+    const left = (this.perIp.get(client.ip) ?? 1) - 1
+    if (left > 0) this.perIp.set(client.ip, left)
+    else this.perIp.delete(client.ip)
+    if (client.res) this.open[client.kind]--
+    client.group?.leave(client)
+    client.res = undefined
+  }
+
+  /** Refuses to start a stream once shutdown has begun (its first read may have been in flight). */
+  assertOpen(): void {
+    if (this.closing) throw shuttingDown()
+  }
+
+  /** Takes over a response whose headers are written; false when its client has already gone. */
+  attach(client: StreamClient, res: ServerResponse): boolean {
+    if (res.destroyed) {
+      this.release(client)
+      return false
+    }
+    client.res = res
+    this.open[client.kind]++
+    res.once('close', () => this.release(client))
+    return true
+  }
+
+  /** The `retry:` advice for a new stream. */
+  retryAdvice(): number {
+    return jitteredRetry(this.opts.retryMs, this.opts.random)
+  }
+
+  openOf(kind: StreamKind): number {
+    return this.open[kind]
+  }
+
+  sentOf(kind: StreamKind): number {
+    return this.sent[kind]
+  }
+
+  deliver(client: StreamClient, frame: Buffer, counted = true): void {
+    const res = client.res
+    if (!res || res.destroyed) return
+    res.write(frame)
+    if (counted) this.sent[client.kind]++
+    if (res.writableLength > this.opts.maxBufferedBytes) {
+      this.opts.log.info({ stream: client.kind }, 'stream client is not reading; dropping it')
+      res.destroy()
+    }
+  }
+
+  /**
+   * Sends a stream's last frame now and ends the stream soon after. Ending costs more than writing
+   * (the request's log line and metrics run then), so the ends are queued and done in batches that
+   * yield to I/O: after a terminal status, the event reaches the clients of every order first.
+   */
+  finish(client: StreamClient, last: Buffer, isEvent = true): void {
+    client.group?.leave(client)
+    this.deliver(client, last, isEvent)
+    this.ending.push(client)
+    if (this.ending.length === 1) setImmediate(() => this.endQueued())
+  }
+
+  /**
+   * Ends every stream, each at its own random moment of the drain window (EventSource clients then
+   * reconnect, to another instance, not all in the same instant), and with the last client of a group
+   * what it follows. Until its moment comes a stream keeps getting its events and heartbeats.
+   */
+  async shutdown(): Promise<void> {
+    this.closing = true
+    const clients = this.sources.flatMap((source) => [...source.groups()].flatMap((g) => [...g.clients]))
+    await spreadOver(clients, this.opts.drainWindowMs, this.opts.random, (client) => {
+      if (client.group) this.finish(client, GOODBYE, false)
+    })
+    clearInterval(this.heartbeat)
+    for (const source of this.sources) source.close()
+    // close() waits for open responses: end them all now.
+    for (const client of this.ending.splice(0)) end(client)
+  }
+
+  private endQueued(): void {
+    for (const client of this.ending.splice(0, END_BATCH)) end(client)
+    if (this.ending.length > 0) setImmediate(() => this.endQueued())
+  }
+
+  private beat(): void {
+    const now = this.opts.clock.now()
+    for (const source of this.sources) {
+      source.beat?.(now)
+      for (const group of source.groups()) {
+        for (const client of group.clients) this.deliver(client, HEARTBEAT, false)
+      }
+    }
+  }
+}
+
+function end(client: StreamClient): void {
+  const res = client.res
+  if (res && !res.destroyed && !res.writableEnded) res.end()
+}
+
+function shuttingDown(): GatewayError {
+  return new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; reconnect in a moment.')
+}

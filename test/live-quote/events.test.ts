@@ -1,0 +1,111 @@
+import t from 'tap'
+import { fakeClock } from '../helpers/clock.js'
+import { eventually } from '../helpers/eventually.js'
+import { QUOTE_ROUTE, quoteGateway } from './setup.js'
+
+/** The quote's price, without the moment it was priced. */
+const price = ({ quotedAt: _, ...rest }: Record<string, unknown>) => rest
+
+t.test(
+  'an unchanged price sends no quote event until QUOTE_STREAM_MAX_SILENCE_MS; a changed one is sent at the next refresh',
+  async (t) => {
+    // The clock stands still unless moved: only a changed price can send an event until it is.
+    const clock = fakeClock()
+    const gw = await quoteGateway(t, { clock, env: { QUOTE_STREAM_MAX_SILENCE_MS: '30000' } })
+    const w = gw.watch(gw.params())
+    await w.until('the first quote, at once', () => w.quotes().length === 1)
+    const first = w.quotes()[0]!.data
+    t.equal(first.quotedAt, new Date(clock.now()).toISOString(), 'quotedAt: when it was priced')
+
+    const seen = gw.calls().length
+    await eventually('five refreshes of an unchanged price', () => gw.calls().length >= seen + 5)
+    t.equal(w.quotes().length, 1, 'no event for a refresh that changed nothing')
+
+    clock.advance(30_000)
+    await w.until('the silence bound', () => w.quotes().length === 2)
+    const second = w.quotes()[1]!.data
+    t.same(price(second), price(first), 'the same price, said again')
+    t.equal(Date.parse(String(second.quotedAt)) - Date.parse(String(first.quotedAt)), 30_000)
+
+    gw.control.setTokenPrice(gw.p.eth.id, 1234.5)
+    await w.until('the changed price', () => w.quotes().length === 3)
+    const third = w.quotes()[2]!.data
+    t.not(third.exchangeRate, second.exchangeRate, 'a new rate')
+    t.not(third.settleAmount, second.settleAmount)
+    t.equal(third.quotedAt, second.quotedAt, 'sent with the clock still: not the silence bound')
+    t.equal(w.problems().length, 0)
+    t.equal(w.opens, 1, 'one stream all along')
+  },
+)
+
+t.test(
+  'an upstream failure mid-stream is one problem event; the refreshes go on, and fresh quotes follow',
+  async (t) => {
+    const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: '30' } })
+    const w = gw.watch(gw.params())
+    await w.until('the first quote', () => w.quotes().length === 1)
+    const before = gw.calls().length
+    gw.control.fault(QUOTE_ROUTE, { kind: 'error500', count: 3 })
+    await w.until('the problem', () => w.problems().length === 1)
+    await w.until('a fresh quote after it', () => w.events.at(-1)?.type === 'quote' && w.events.length >= 3)
+    t.same(
+      w.events.map((e) => e.type),
+      ['quote', 'problem', 'quote'],
+      'one problem event for a failure that lasted three refreshes',
+    )
+    const problem = w.problems()[0]!.data
+    t.match(problem, {
+      type: /^http:\/\/localhost:\d+\/api\/docs\/errors#upstream-error$/,
+      code: 'UPSTREAM_ERROR',
+      status: 502,
+      retryable: true,
+      detail: String,
+      title: String,
+    })
+    t.notMatch(JSON.stringify(problem), /statusCode|Internal server error/i, 'no upstream text')
+    const failed = gw.calls().slice(before, before + 3)
+    t.equal(
+      new Set(failed.map((c) => c.headers['x-request-id'])).size,
+      3,
+      'three refreshes, each one call: a failed refresh is not retried at once',
+    )
+    t.ok(
+      failed.some((c) => c.headers['x-request-id'] === problem.requestId),
+      'the problem names the refresh that failed',
+    )
+    t.same(price(w.quotes()[1]!.data), price(w.quotes()[0]!.data), 'the price, sent again after the problem')
+  },
+)
+
+t.test(
+  'a 429 from the upstream pauses polling until its Retry-After has passed, with no event',
+  async (t) => {
+    const clock = fakeClock()
+    const gw = await quoteGateway(t, { clock, env: { QUOTE_REFRESH_MS: '30' } })
+    const w = gw.watch(gw.params())
+    await w.until('the first quote', () => w.quotes().length === 1)
+    const before = gw.calls().length
+    gw.control.fault(QUOTE_ROUTE, {
+      kind: 'status',
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '60' },
+      body: JSON.stringify({ statusCode: 429, message: 'ThrottlerException: Too Many Requests' }),
+    })
+    await eventually('the refresh that met the 429', () => gw.calls().length > before)
+    const limited = gw.calls().length
+    await eventually('refreshes held back', () => gw.app.quoteHub.stats().refused >= 5)
+    t.equal(gw.calls().length, limited, 'not one call during the pause')
+    t.same(
+      w.events.map((e) => e.type),
+      ['quote'],
+      'a refused refresh sends nothing',
+    )
+    const metrics = await gw.app.metrics.registry.metrics()
+    t.match(metrics, /^gateway_quote_refreshes_refused_total [1-9]\d*$/m)
+
+    clock.advance(60_000)
+    await eventually('polling resumed', () => gw.calls().length > limited)
+    await w.until('a fresh quote (the silence bound has passed meanwhile)', () => w.quotes().length === 2)
+    t.equal(w.opens, 1, 'the stream carried on')
+  },
+)
