@@ -91,8 +91,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Our own one line per request replaces Fastify's two (edge/logging.ts).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
-    // Fastify accepts a hop count here, though its type omits it.
-    trustProxy: config.trustProxy as boolean | string,
+    // Addresses or ranges only (edge/trusted-proxies.ts): X-Forwarded-For is read from those peers alone.
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Replaced by the draining plugin, whose 503 is a problem document.
     return503OnClosing: false,
@@ -118,7 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     upstreamHost: new URL(config.upstreamUrl).host,
     tuning: deps.exportTuning,
   })
-  await app.register(requestLogging)
+  await app.register(requestLogging, { clientIpHeader: config.clientIpHeader })
   await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
