@@ -40,7 +40,10 @@ export const trustedProxies = z
       .filter(Boolean)
     const bad = entries.filter((entry) => !validEntry(entry))
     if (bad.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `${bad.map((b) => `"${b}"`).join(', ')}: expected ${ACCEPTED}` })
+      ctx.addIssue({
+        code: 'custom',
+        message: `${bad.map((b) => `"${b}"`).join(', ')}: expected ${ACCEPTED}`,
+      })
       return z.NEVER
     }
     return entries

@@ -75,34 +75,37 @@ t.test(
   },
 )
 
-t.test('a terminal order: snapshot then end without Last-Event-ID; 204 for the stream that had the end', async (t) => {
-  const gw = await streamGateway(t)
-  const uuid = await gw.newOrder()
-  gw.control.advanceTime(31 * 60 * 1000)
+t.test(
+  'a terminal order: snapshot then end without Last-Event-ID; 204 for the stream that had the end',
+  async (t) => {
+    const gw = await streamGateway(t)
+    const uuid = await gw.newOrder()
+    gw.control.advanceTime(31 * 60 * 1000)
 
-  const f = gw.follow(uuid)
-  await f.until('EventSource gives up', () => f.es.readyState === f.es.CLOSED)
-  t.same(
-    f.events.map((e) => [e.type, e.data.status]),
-    [['snapshot', 'TIMED_OUT']],
-    'the snapshot, then the end',
-  )
-  t.equal(f.errors.at(-1)?.code, 204)
+    const f = gw.follow(uuid)
+    await f.until('EventSource gives up', () => f.es.readyState === f.es.CLOSED)
+    t.same(
+      f.events.map((e) => [e.type, e.data.status]),
+      [['snapshot', 'TIMED_OUT']],
+      'the snapshot, then the end',
+    )
+    t.equal(f.errors.at(-1)?.code, 204)
 
-  const delivered = f.events[0]!.id
-  const res = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': delivered } })
-  t.equal(res.status, 204, 'the id of the event that delivered the end: 204')
-  t.equal(await res.text(), '')
+    const delivered = f.events[0]!.id
+    const res = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': delivered } })
+    t.equal(res.status, 204, 'the id of the event that delivered the end: 204')
+    t.equal(await res.text(), '')
 
-  // An id from before the end (a stream cut before it): the end is delivered, then the stream ends.
-  const missed = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': '1700000000000' } })
-  t.equal(missed.status, 200)
-  const frames = (await missed.text()).split('\n\n').filter(Boolean)
-  t.equal(frames.length, 2, 'two events, then the end')
-  t.match(frames[0], /^retry: \d+\nevent: snapshot\nid: \d+\.end\ndata: .*"status":"TIMED_OUT"/s)
-  t.match(frames[1], /^event: orders:status-update\nid: \d+\.end\ndata: .*"status":"TIMED_OUT"/s)
-  t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0, 'a terminal order never opens an upstream stream')
-})
+    // An id from before the end (a stream cut before it): the end is delivered, then the stream ends.
+    const missed = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': '1700000000000' } })
+    t.equal(missed.status, 200)
+    const frames = (await missed.text()).split('\n\n').filter(Boolean)
+    t.equal(frames.length, 2, 'two events, then the end')
+    t.match(frames[0], /^retry: \d+\nevent: snapshot\nid: \d+\.end\ndata: .*"status":"TIMED_OUT"/s)
+    t.match(frames[1], /^event: orders:status-update\nid: \d+\.end\ndata: .*"status":"TIMED_OUT"/s)
+    t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0, 'a terminal order never opens an upstream stream')
+  },
+)
 
 t.test('an order that times out while followed ends the stream with TIMED_OUT', async (t) => {
   const gw = await streamGateway(t)

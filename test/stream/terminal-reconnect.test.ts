@@ -28,7 +28,9 @@ t.test('an instance replaced before the end: the other instance sends the end, t
   const events: Array<{ type: string; id: string; status: string }> = []
   const errors: Array<number | undefined> = []
   for (const type of ['snapshot', STATUS_EVENT])
-    es.addEventListener(type, (e) => events.push({ type, id: e.lastEventId, status: JSON.parse(e.data).status }))
+    es.addEventListener(type, (e) =>
+      events.push({ type, id: e.lastEventId, status: JSON.parse(e.data).status }),
+    )
   es.addEventListener('error', (e) => errors.push(e.code))
   const until = async (what: string, pred: () => boolean) => {
     const deadline = Date.now() + 10_000
