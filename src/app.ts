@@ -129,7 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     origins,
     sessionCookieName: sessionCookieFor(config.publicOrigin).name,
   })
-  await app.register(redisPlugin, { url: config.redisUrl })
+  await app.register(redisPlugin, { url: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs })
   await app.register(rateLimits, {
     limits: config.rateLimits,
     clientIpHeader: config.clientIpHeader,
@@ -177,7 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sessionSecrets: config.sessionSecrets,
     publicOrigin: config.publicOrigin,
     revocations: app.redis
-      ? new RedisRevocations(app.redis.client, {
+      ? new RedisRevocations(app.redis, {
           clock,
           local: new MemoryRevocations(clock),
           // Counted, not logged per request: the Redis link logs the outage once.
@@ -195,7 +195,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     guard: app.tokenGuard,
     credentials: app.sessions,
     idempotency: app.redis
-      ? new RedisIdempotencyStore(app.redis.client, { fallback: new MemoryIdempotencyStore(), log: app.log })
+      ? new RedisIdempotencyStore(app.redis, { fallback: new MemoryIdempotencyStore(), log: app.log, clock })
       : new MemoryIdempotencyStore(),
     claimTtlMs: 2 * config.upstreamTimeoutMs,
   })

@@ -150,7 +150,11 @@ const envSchema = z.object({
   SESSION_SECRET: list.pipe(z.array(z.string().min(32, 'each secret needs at least 32 characters'))),
   PUBLIC_ORIGIN: origin.optional(),
   ALLOWED_ORIGINS: list.pipe(z.array(origin)),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .refine((u) => /^\/?\d*$/.test(new URL(u).pathname), 'its path must be a database number, such as /0')
+    .optional(),
+  REDIS_COMMAND_TIMEOUT_MS: int(250, 1),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -216,6 +220,7 @@ const configSchema = envSchema
       publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
       allowedOrigins: e.ALLOWED_ORIGINS,
       redisUrl: e.REDIS_URL,
+      redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
       trustProxy: e.TRUST_PROXY,
       clientIpHeader: e.CLIENT_IP_HEADER,
       metricsPort: e.METRICS_PORT,
