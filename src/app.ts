@@ -91,8 +91,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Our own one line per request replaces Fastify's two (edge/logging.ts).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
-    // Fastify accepts a hop count here, though its type omits it.
-    trustProxy: config.trustProxy as boolean | string,
+    // Addresses or ranges only (edge/trusted-proxies.ts): X-Forwarded-For is read from those peers alone.
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Replaced by the draining plugin, whose 503 is a problem document.
     return503OnClosing: false,
@@ -118,7 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     upstreamHost: new URL(config.upstreamUrl).host,
     tuning: deps.exportTuning,
   })
-  await app.register(requestLogging)
+  await app.register(requestLogging, { clientIpHeader: config.clientIpHeader })
   await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
@@ -129,7 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     origins,
     sessionCookieName: sessionCookieFor(config.publicOrigin).name,
   })
-  await app.register(redisPlugin, { url: config.redisUrl })
+  await app.register(redisPlugin, { url: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs })
   await app.register(rateLimits, {
     limits: config.rateLimits,
     clientIpHeader: config.clientIpHeader,
@@ -177,7 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sessionSecrets: config.sessionSecrets,
     publicOrigin: config.publicOrigin,
     revocations: app.redis
-      ? new RedisRevocations(app.redis.client, {
+      ? new RedisRevocations(app.redis, {
           clock,
           local: new MemoryRevocations(clock),
           // Counted, not logged per request: the Redis link logs the outage once.
@@ -195,7 +195,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     guard: app.tokenGuard,
     credentials: app.sessions,
     idempotency: app.redis
-      ? new RedisIdempotencyStore(app.redis.client, { fallback: new MemoryIdempotencyStore(), log: app.log })
+      ? new RedisIdempotencyStore(app.redis, { fallback: new MemoryIdempotencyStore(), log: app.log, clock })
       : new MemoryIdempotencyStore(),
     claimTtlMs: 2 * config.upstreamTimeoutMs,
   })

@@ -1,6 +1,7 @@
 // The environment (CONTRACT.md §10) parsed once into a typed Config. The only module that reads env.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
+import { trustedProxies } from './edge/trusted-proxies.js'
 
 export const RATE_LIMIT_GROUPS = [
   'catalog',
@@ -150,13 +151,12 @@ const envSchema = z.object({
   SESSION_SECRET: list.pipe(z.array(z.string().min(32, 'each secret needs at least 32 characters'))),
   PUBLIC_ORIGIN: origin.optional(),
   ALLOWED_ORIGINS: list.pipe(z.array(origin)),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((v) =>
-      v === undefined || v === '' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
-    ),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .refine((u) => /^\/?\d*$/.test(new URL(u).pathname), 'its path must be a database number, such as /0')
+    .optional(),
+  REDIS_COMMAND_TIMEOUT_MS: int(250, 1),
+  TRUST_PROXY: trustedProxies,
   CLIENT_IP_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be a header name')
@@ -194,6 +194,9 @@ const configSchema = envSchema
     if (production && !e.UPSTREAM_URL) need('UPSTREAM_URL', 'is required in production (no sandbox there)')
     if (e.UPSTREAM_URL && !e.TENANT_API_KEY) need('TENANT_API_KEY', 'is required with UPSTREAM_URL')
     if (production && e.SESSION_SECRET.length === 0) need('SESSION_SECRET', 'is required in production')
+    // Sign-in messages, problem `type` URIs and the origin policy all name it: no localhost guess.
+    if (production && !e.PUBLIC_ORIGIN)
+      need('PUBLIC_ORIGIN', 'is required in production (the origin browsers use, such as https://app.example)')
     // Node refuses a head deadline past the whole request's.
     if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
       need('HEADERS_TIMEOUT_MS', 'must not be above REQUEST_TIMEOUT_MS')
@@ -216,6 +219,7 @@ const configSchema = envSchema
       publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
       allowedOrigins: e.ALLOWED_ORIGINS,
       redisUrl: e.REDIS_URL,
+      redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
       trustProxy: e.TRUST_PROXY,
       clientIpHeader: e.CLIENT_IP_HEADER,
       metricsPort: e.METRICS_PORT,

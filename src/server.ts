@@ -34,7 +34,12 @@ if (config.sessionSecretGenerated) {
   )
 }
 
-const app = await buildApp({ ...config, upstreamUrl }, sandbox ? { sandbox } : {})
+// Some configuration is only known to be wrong once tried (REDIS_URL's database): the same clean exit.
+const app = await buildApp({ ...config, upstreamUrl }, sandbox ? { sandbox } : {}).catch((err: unknown) => {
+  if (!(err instanceof ConfigError)) throw err
+  process.stderr.write(`${err.message}\n`)
+  process.exit(1)
+})
 // Closing writes the log's last lines; this covers an exit that close-with-grace forces when closing hangs.
 // (app.log is the pino logger buildApp made; Fastify's type for it leaves flush out.)
 process.once('exit', () => (app.log as Logger).flush())

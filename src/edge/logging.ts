@@ -2,6 +2,7 @@
 // hooks also begin and finish the request's trace.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { clientIpOf } from './client-ip.js'
 import { routeUrlOf } from './route-group.js'
 import { shortenIds } from './shorten-ids.js'
 
@@ -14,9 +15,11 @@ declare module 'fastify' {
   }
 }
 
-function line(request: FastifyRequest, statusCode: number, elapsed: number) {
+function line(request: FastifyRequest, statusCode: number, elapsed: number, clientIpHeader?: string) {
   return {
     method: request.method,
+    // The client as rate limits key it: behind a trusted proxy, its own address.
+    client: clientIpOf(request, clientIpHeader),
     url: shortenIds(request.url),
     route: routeUrlOf(request) ?? null,
     status: statusCode,
@@ -28,7 +31,7 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number) {
 }
 
 export const requestLogging = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: { clientIpHeader?: string | undefined }) => {
     // Fastify forbids shared object defaults on requests; each request gets its own in onRequest.
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)
@@ -43,7 +46,7 @@ export const requestLogging = fp(
     app.addHook('onResponse', (request, reply, done) => {
       if (request.trace)
         tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-      request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
+      request.log.info(line(request, reply.statusCode, reply.elapsedTime, opts.clientIpHeader), 'request completed')
       done()
     })
   },

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { OrderReader } from '../orders/read.js'
 import { type OrderStatus, statusUpdateSchema, TERMINAL_STATUSES } from '../upstream/schemas.js'
+import { eventId } from './event-ids.js'
 import { STATUS_EVENT } from './events.js'
 import { eventFrame } from './frames.js'
 import { type SubscriptionDeps, type SubscriptionTuning, UpstreamSubscription } from './subscription.js'
@@ -138,7 +139,7 @@ export class OrderFeed {
       if (rankOf(update.status) <= this.rank) return
       const read = await this.freshRead(update.status)
       const data = read ? { ...update, order: read.body } : update
-      const id = message.id ?? String(read?.readAt ?? this.host.clock.now())
+      const id = eventId(message.id ?? String(read?.readAt ?? this.host.clock.now()), update.status)
       this.publish(update.status, eventFrame({ event: STATUS_EVENT, id, data: JSON.stringify(data) }))
     })
   }
@@ -204,7 +205,8 @@ export class OrderFeed {
   }
 }
 
-function catchUpFrame(read: OrderRead): Buffer {
+/** A status-update for the order as `read` found it, stamped with the moment of that read. */
+export function catchUpFrame(read: OrderRead): Buffer {
   const order = read.body
   const data = {
     orderId: order.uuid,
@@ -213,7 +215,8 @@ function catchUpFrame(read: OrderRead): Buffer {
     updatedAt: new Date(read.readAt).toISOString(),
     order,
   }
-  return eventFrame({ event: STATUS_EVENT, id: String(read.readAt), data: JSON.stringify(data) })
+  const id = eventId(String(read.readAt), order.status)
+  return eventFrame({ event: STATUS_EVENT, id, data: JSON.stringify(data) })
 }
 
 function safeJson(text: string): unknown {

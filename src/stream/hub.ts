@@ -11,7 +11,8 @@ import type { OrderReader } from '../orders/read.js'
 import type { UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import { SNAPSHOT_EVENT } from './events.js'
-import { type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
+import { eventId } from './event-ids.js'
+import { catchUpFrame, type FeedHost, OrderFeed, type OrderRead, type StreamClient } from './feed.js'
 import { commentFrame, eventFrame } from './frames.js'
 import { jitteredRetry, spreadOver } from './spread.js'
 import type { SubscriptionTuning } from './subscription.js'
@@ -128,9 +129,9 @@ export class StatusHub {
 
   /**
    * Takes over a response whose headers are written: the snapshot first, then either the end (a
-   * terminal order) or the order's feed.
+   * terminal order: after its terminal update too when the client `missedEnd`) or the order's feed.
    */
-  attach(client: StreamClient, uuid: string, res: ServerResponse, read: OrderRead): void {
+  attach(client: StreamClient, uuid: string, res: ServerResponse, read: OrderRead, missedEnd = false): void {
     if (res.destroyed) {
       this.release(client)
       return
@@ -141,11 +142,11 @@ export class StatusHub {
     const snapshot = eventFrame({
       retry: jitteredRetry(this.opts.retryMs, this.opts.random),
       event: SNAPSHOT_EVENT,
-      id: String(read.readAt),
+      id: eventId(String(read.readAt), read.body.status),
       data: read.raw.toString('utf8'),
     })
     if (TERMINAL_STATUSES.has(read.body.status)) {
-      this.finish(client, snapshot)
+      this.finish(client, missedEnd ? Buffer.concat([snapshot, catchUpFrame(read)]) : snapshot)
       return
     }
     this.deliver(client, snapshot)

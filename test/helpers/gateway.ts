@@ -34,6 +34,9 @@ export async function startGateway(t: Test, opts: GatewayOptions = {}) {
     SESSION_SECRET: TEST_SESSION_SECRET,
     METRICS_PORT: '0',
     LOG_LEVEL: 'info',
+    // A loaded test machine can stall a process past 250 ms and make a sound Redis look hung; the
+    // tests that hang Redis on purpose set their own deadline.
+    REDIS_COMMAND_TIMEOUT_MS: '2000',
     ...opts.env,
   })
   // As server.ts does: the sandbox's URL becomes the upstream's, and the gateway is told about it.
