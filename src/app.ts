@@ -94,7 +94,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Addresses or ranges only (edge/trusted-proxies.ts): X-Forwarded-For is read from those peers alone.
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
-    // Replaced by the draining plugin, whose 503 is a problem document.
+    // A request that reaches a closing instance on an open connection is served, with Connection:
+    // close (edge/draining.ts): by then the load balancer has stopped sending, so it is a late one.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     ...frameworkAnswers(errorTypeBase(config.publicOrigin, config.apiPrefix)),
@@ -215,6 +216,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   })
   await app.register(health, {
     checks: () => [
+      app.draining.readiness(),
       { name: 'catalog', problem: () => app.catalog.readiness() },
       upstreamReadiness(app.upstream, clock, config.catalogTtlMs),
       ...(app.redis ? [app.redis.readiness()] : []),

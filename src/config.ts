@@ -167,6 +167,7 @@ const envSchema = z.object({
   SSE_MAX_PER_IP: int(20, 1),
   SSE_MAX_TOTAL: int(10_000, 1),
   RATE_LIMITS: json(rateLimitOverrides),
+  SHUTDOWN_READY_DELAY_MS: int(5_000, 0),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
   SESSION_EXPIRY_MARGIN_MS: int(60_000, 0),
   HEADERS_TIMEOUT_MS: int(10_000, 1),
@@ -192,7 +193,10 @@ const configSchema = envSchema
     if (production && e.SESSION_SECRET.length === 0) need('SESSION_SECRET', 'is required in production')
     // Sign-in messages, problem `type` URIs and the origin policy all name it: no localhost guess.
     if (production && !e.PUBLIC_ORIGIN)
-      need('PUBLIC_ORIGIN', 'is required in production (the origin browsers use, such as https://app.example)')
+      need(
+        'PUBLIC_ORIGIN',
+        'is required in production (the origin browsers use, such as https://app.example)',
+      )
     // Node refuses a head deadline past the whole request's.
     if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
       need('HEADERS_TIMEOUT_MS', 'must not be above REQUEST_TIMEOUT_MS')
@@ -230,6 +234,8 @@ const configSchema = envSchema
         ...(e.UPSTREAM_URL ? {} : { create: SANDBOX_CREATE_LIMIT }),
         ...e.RATE_LIMITS,
       } as Record<RateLimitGroup, RateLimitRule>,
+      /** How long a SIGTERM keeps serving with /readyz at 503 before it drains (ops/shutdown.ts). */
+      shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       sessionExpiryMarginMs: e.SESSION_EXPIRY_MARGIN_MS,
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

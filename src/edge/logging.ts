@@ -46,7 +46,10 @@ export const requestLogging = fp(
     app.addHook('onResponse', (request, reply, done) => {
       if (request.trace)
         tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-      request.log.info(line(request, reply.statusCode, reply.elapsedTime, opts.clientIpHeader), 'request completed')
+      request.log.info(
+        line(request, reply.statusCode, reply.elapsedTime, opts.clientIpHeader),
+        'request completed',
+      )
       done()
     })
   },
