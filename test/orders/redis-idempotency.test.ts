@@ -34,10 +34,15 @@ t.test(
     const here = store()
     // Loads the claim script, so the hung claim is one the server can run when it resumes.
     t.equal(await here.claim('warm-up', 'f0', DAY_MS), undefined)
+    // Answers a retry could change are not kept: their claims are dropped.
+    t.equal(await here.claim('dropped', 'f0', DAY_MS), undefined)
+    await here.release('dropped')
+    t.equal(await here.claim('left', 'f0', DAY_MS), undefined)
 
     redis.pause()
     t.equal(await here.claim('key', 'f1', DAY_MS), undefined, 'claimed in this process after one deadline')
     await here.complete('key', 'f1', { kind: 'created', body: '{"uuid":"u1"}' }, DAY_MS)
+    await here.release('left')
     redis.resume()
     await eventually('the link to be up', () => link.up, 20_000)
 
@@ -50,5 +55,7 @@ t.test(
     )
     t.ok((await direct.pttl('swap-gateway:idempotency:key')) > DAY_MS - 60_000, 'for the rest of its day')
     t.match(await store().claim('key', 'f1', DAY_MS), { state: 'done' }, 'another instance replays it')
+    t.equal(await direct.exists('swap-gateway:idempotency:dropped'), 0, 'a dropped claim is gone')
+    t.match(await store().claim('left', 'f0', DAY_MS), { state: 'running' }, 'one Redis could not drop stays')
   },
 )
