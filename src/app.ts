@@ -17,7 +17,9 @@ import { errorTypeBase } from './errors.js'
 import { connectionLimits } from './edge/connection-limits.js'
 import { cookieSupport } from './edge/cookies.js'
 import { draining } from './edge/draining.js'
-import { frameworkAnswers, MAX_PARAM_LENGTH, requestTargetLimit } from './edge/framework-errors.js'
+import { parserErrors } from './edge/parser-errors.js'
+import { routerErrors } from './edge/router-errors.js'
+import { MAX_PARAM_LENGTH, requestTargetLimit } from './edge/url-limits.js'
 import { createLogger } from './edge/logger.js'
 import { requestLogging } from './edge/logging.js'
 import { originPolicy } from './edge/origin-policy.js'
@@ -97,7 +99,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Replaced by the draining plugin, whose 503 is a problem document.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    ...frameworkAnswers(errorTypeBase(config.publicOrigin, config.apiPrefix)),
+    frameworkErrors: routerErrors(errorTypeBase(config.publicOrigin, config.apiPrefix)),
+    clientErrorHandler: parserErrors(errorTypeBase(config.publicOrigin, config.apiPrefix)),
     ...connectionLimits(config),
   })
   // Read once per request by routeOf (edge/route-group.ts).

@@ -1,4 +1,4 @@
-// The environment (CONTRACT.md §10) parsed once into a typed Config. The only module that reads env.
+// The environment (docs/api.md, "Configuration") parsed once into a typed Config. The only module that reads env.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 
