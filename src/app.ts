@@ -17,7 +17,9 @@ import { errorTypeBase } from './errors.js'
 import { connectionLimits } from './edge/connection-limits.js'
 import { cookieSupport } from './edge/cookies.js'
 import { draining } from './edge/draining.js'
-import { frameworkAnswers, MAX_PARAM_LENGTH, requestTargetLimit } from './edge/framework-errors.js'
+import { parserErrors } from './edge/parser-errors.js'
+import { routerErrors } from './edge/router-errors.js'
+import { MAX_PARAM_LENGTH, requestTargetLimit } from './edge/url-limits.js'
 import { createLogger } from './edge/logger.js'
 import { requestLogging } from './edge/logging.js'
 import { originPolicy } from './edge/origin-policy.js'
@@ -94,10 +96,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Addresses or ranges only (edge/trusted-proxies.ts): X-Forwarded-For is read from those peers alone.
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
-    // Replaced by the draining plugin, whose 503 is a problem document.
+    // A request that reaches a closing instance on an open connection is served, with Connection:
+    // close (edge/draining.ts): by then the load balancer has stopped sending, so it is a late one.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    ...frameworkAnswers(errorTypeBase(config.publicOrigin, config.apiPrefix)),
+    frameworkErrors: routerErrors(
+      errorTypeBase(config.publicOrigin, config.apiPrefix),
+      config.clientIpHeader,
+    ),
+    clientErrorHandler: parserErrors(errorTypeBase(config.publicOrigin, config.apiPrefix)),
     ...connectionLimits(config),
   })
   // Read once per request by routeOf (edge/route-group.ts).
@@ -215,6 +222,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   })
   await app.register(health, {
     checks: () => [
+      app.draining.readiness(),
       { name: 'catalog', problem: () => app.catalog.readiness() },
       upstreamReadiness(app.upstream, clock, config.catalogTtlMs),
       ...(app.redis ? [app.redis.readiness()] : []),

@@ -1,4 +1,4 @@
-// The environment (CONTRACT.md §10) parsed once into a typed Config. The only module that reads env.
+// The environment (docs/api.md, "Configuration") parsed once into a typed Config. The only module that reads env.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { trustedProxies } from './edge/trusted-proxies.js'
@@ -171,6 +171,7 @@ const envSchema = z.object({
   SSE_MAX_PER_IP: int(20, 1),
   SSE_MAX_TOTAL: int(10_000, 1),
   RATE_LIMITS: json(rateLimitOverrides),
+  SHUTDOWN_READY_DELAY_MS: int(5_000, 0),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
   SESSION_EXPIRY_MARGIN_MS: int(60_000, 0),
   HEADERS_TIMEOUT_MS: int(10_000, 1),
@@ -196,7 +197,10 @@ const configSchema = envSchema
     if (production && e.SESSION_SECRET.length === 0) need('SESSION_SECRET', 'is required in production')
     // Sign-in messages, problem `type` URIs and the origin policy all name it: no localhost guess.
     if (production && !e.PUBLIC_ORIGIN)
-      need('PUBLIC_ORIGIN', 'is required in production (the origin browsers use, such as https://app.example)')
+      need(
+        'PUBLIC_ORIGIN',
+        'is required in production (the origin browsers use, such as https://app.example)',
+      )
     // Node refuses a head deadline past the whole request's.
     if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
       need('HEADERS_TIMEOUT_MS', 'must not be above REQUEST_TIMEOUT_MS')
@@ -235,6 +239,8 @@ const configSchema = envSchema
         ...(e.UPSTREAM_URL ? {} : { create: SANDBOX_CREATE_LIMIT }),
         ...e.RATE_LIMITS,
       } as Record<RateLimitGroup, RateLimitRule>,
+      /** How long a SIGTERM keeps serving with /readyz at 503 before it drains (ops/shutdown.ts). */
+      shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       sessionExpiryMarginMs: e.SESSION_EXPIRY_MARGIN_MS,
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

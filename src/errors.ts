@@ -1,4 +1,4 @@
-// The error-code catalogue of CONTRACT.md §3, the error type every layer throws, and the one renderer
+// The error-code catalogue (docs/api.md, "Errors"), the error type every layer throws, and the one renderer
 // that turns it into an RFC 9457 problem document. Nothing else builds error bodies.
 
 interface CodeSpec {

@@ -1,4 +1,4 @@
-// The auth capability (CONTRACT.md §7): SIWX sign-in, sealed sessions, and their routes. Decorates
+// The auth capability (docs/auth.md): SIWX sign-in, sealed sessions, and their routes. Decorates
 // `app.sessions`, the CredentialSource the order routes use to act as the signed-in user.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'

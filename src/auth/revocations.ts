@@ -1,4 +1,4 @@
-// Sessions ended by logout (CONTRACT.md §7). A session is a seal any instance can open, so logout
+// Sessions ended by logout (docs/auth.md). A session is a seal any instance can open, so logout
 // records the session's id until the session's own end, and every read of a session asks here. In
 // the process's memory (one instance only) unless Redis is configured (auth/redis-revocations.ts).
 import { LRUCache } from 'lru-cache'

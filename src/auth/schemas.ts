@@ -1,4 +1,4 @@
-// Inputs of the auth routes (CONTRACT.md §7), checked before any upstream call.
+// Inputs of the auth routes (docs/auth.md), checked before any upstream call.
 import { isAddress } from './address.js'
 import { z } from 'zod'
 import { bodyField, bodyObject, queryField } from '../edge/field-messages.js'

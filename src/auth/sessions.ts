@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
-import type { CredentialSource, UserCredentials } from '../orders/ports.js'
+import type { CredentialSource, UserCredentials } from '../orders/pair-and-credentials.js'
 import type { Challenges } from './challenge.js'
 import { cookiesOf } from '../edge/cookies.js'
 import type { Revocations } from './revocations.js'

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { BODY_FAILURES, TENANT_FAILURES, UPSTREAM_FAILURES } from '../edge/route-answers.js'
-import { challengeAnswer, signInResult } from './answers.js'
+import { challengeAnswer, signInResult } from './bodies.js'
 import type { Challenges } from './challenge.js'
 import { challengeQuery, sessionModeHeaders, verifyBody } from './schemas.js'
 import type { Sessions } from './sessions.js'

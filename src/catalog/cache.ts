@@ -1,4 +1,4 @@
-// The catalog cache (CONTRACT.md §4). One copy lives in an lru-cache with a TTL. A read past the TTL
+// The catalog cache (docs/catalog.md). One copy lives in an lru-cache with a TTL. A read past the TTL
 // gets the old copy (STALE) while one background load runs; concurrent reads with nothing to serve
 // share one upstream call (lru-cache's fetch); a failed load keeps the last good copy, which stays
 // servable until it is maxStaleMs past its TTL. A timer reloads the copy when its TTL runs out, or

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
-import type { PairGuard } from '../orders/ports.js'
+import type { PairGuard } from '../orders/pair-and-credentials.js'
 import { catalogSchema } from '../upstream/schemas.js'
 import { DerivedBodies } from './bodies.js'
 import { CatalogCache, type CatalogStats, type CatalogTuning, DEFAULT_CATALOG_TUNING } from './cache.js'

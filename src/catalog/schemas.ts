@@ -12,7 +12,7 @@ const text = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .regex(/^\P{Cc}*$/u, 'must not contain control characters')
 
-/** Filters of GET /v1/tokens (CONTRACT.md §4). Unknown parameters (cache busters) are ignored. */
+/** Filters of GET /v1/tokens (docs/catalog.md). Unknown parameters (cache busters) are ignored. */
 export const tokensQuery = z.object({
   tradable: onTheWire(
     z.enum(['true', 'false'], { error: queryField('must be true or false') }).transform((v) => v === 'true'),

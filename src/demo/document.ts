@@ -1,4 +1,4 @@
-// The demo page's HTML: the static structure the script fills in. The accessible names CONTRACT.md §12
+// The demo page's HTML: the static structure the script fills in. The accessible names docs/demo.md
 // lists live here, in labels and button text, so assistive technology (and tests) find them as written.
 export interface PageSettings {
   /** Where the assets are served, such as `/demo`. */

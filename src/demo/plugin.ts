@@ -1,4 +1,4 @@
-// The demo app (CONTRACT.md §12) at `/`: a page built on the typed client, with its script and styles
+// The demo app (docs/demo.md) at `/`: a page built on the typed client, with its script and styles
 // under /demo/. The files are bundled or read once, on the first request for them, so gateways that
 // never serve the page (tests, API-only deployments) never pay for it. The routes are hidden from the
 // API document.

@@ -1,4 +1,4 @@
-// Which browser origins may call the gateway, and the site a page on one of them is (CONTRACT.md §8):
+// Which browser origins may call the gateway, and the site a page on one of them is (docs/api.md, "Origins and CORS"):
 // PUBLIC_ORIGIN, ALLOWED_ORIGINS, and, outside production, any loopback development server (Vite on
 // http://localhost:5173 works with no configuration). The origin policy refuses the rest; sign-in
 // names the asking page's site in its messages, because wallets warn when a message names another.

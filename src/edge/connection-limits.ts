@@ -1,6 +1,6 @@
-// Slow clients and idle connections (CONTRACT.md §8): how long a request head and a whole request may
+// Slow clients and idle connections (docs/api.md, "Origins and CORS"): how long a request head and a whole request may
 // take to arrive, and how long an idle keep-alive connection is kept. Node enforces the first two
-// only; its answer (408) is written by edge/framework-errors.ts.
+// only; its answer (408) is written by edge/parser-errors.ts.
 import type { Config } from '../config.js'
 
 /**

@@ -1,6 +1,6 @@
 // The one log line per request, with order uuids (bearer capabilities) shortened in its URL; its
 // hooks also begin and finish the request's trace.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { clientIpOf } from './client-ip.js'
 import { routeUrlOf } from './route-group.js'
@@ -30,23 +30,32 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number, clie
   }
 }
 
+/** What every request starts with: its upstream timer, its trace, its id on the answer. */
+export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
+  request.upstreamTiming = { ms: 0 }
+  request.trace = request.server.tracing.begin(request.method, request.headers)
+  reply.header('x-request-id', request.id)
+}
+
+/** What every answered request ends with: its trace finished and its one log line. */
+export function completeRequest(request: FastifyRequest, reply: FastifyReply, clientIpHeader?: string) {
+  if (request.trace)
+    request.server.tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
+  request.log.info(line(request, reply.statusCode, reply.elapsedTime, clientIpHeader), 'request completed')
+}
+
 export const requestLogging = fp(
   async (app: FastifyInstance, opts: { clientIpHeader?: string | undefined }) => {
     // Fastify forbids shared object defaults on requests; each request gets its own in onRequest.
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)
     // Callback hooks: on every request, a promise per hook is measurable.
-    const { tracing } = app
     app.addHook('onRequest', (request, reply, done) => {
-      request.upstreamTiming = { ms: 0 }
-      request.trace = tracing.begin(request.method, request.headers)
-      reply.header('x-request-id', request.id)
+      beginRequest(request, reply)
       done()
     })
     app.addHook('onResponse', (request, reply, done) => {
-      if (request.trace)
-        tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-      request.log.info(line(request, reply.statusCode, reply.elapsedTime, opts.clientIpHeader), 'request completed')
+      completeRequest(request, reply, opts.clientIpHeader)
       done()
     })
   },

@@ -1,4 +1,4 @@
-// Browser safety at the edge (CONTRACT.md §8), run before every other capability: a foreign Origin is
+// Browser safety at the edge (docs/api.md, "Origins and CORS"), run before every other capability: a foreign Origin is
 // refused on every route, unknown ones and health included, and logged with the variable that would
 // allow it (a developer whose page fails to fetch finds why in the log); a state change that carries the session
 // cookie must name an allowed Origin (browsers always send one on POST, so only a forged or

@@ -1,7 +1,7 @@
-// The problem document (CONTRACT.md §3) as a schema: what the OpenAPI document names `Problem` and
+// The problem document (docs/api.md, "Errors") as a schema: what the OpenAPI document names `Problem` and
 // what the typed client's GatewayProblem carries. errors.ts renders it; this only describes it.
 import { z } from 'zod'
-import { challengeAnswer } from '../auth/answers.js'
+import { challengeAnswer } from '../auth/bodies.js'
 import { ERROR_CODES, type ErrorCode } from '../errors.js'
 
 const codes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]

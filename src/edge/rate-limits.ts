@@ -1,4 +1,4 @@
-// Per-client request limits by route group (CONTRACT.md §9). One counter per (group, client) across
+// Per-client request limits by route group (docs/operations.md). One counter per (group, client) across
 // all the routes of a group: the group is part of the counter's key, and each group's max and window
 // are looked up per request. The client is the signed-in user when the request carries a valid
 // session, its IP otherwise; signed-in requests also count against a ceiling per IP (ipCeiling × max),

@@ -1,4 +1,4 @@
-// Every public route names its group (CONTRACT.md §9): rate limits count per group and client.
+// Every public route names its group (docs/operations.md): rate limits count per group and client.
 // The edge reads a request's route config several times (limits, headers, metrics, the log line);
 // Fastify builds a new options object on every `routeOptions` read, so the route's own config object
 // (shared by all its requests, and holding its url) is looked up once per request.

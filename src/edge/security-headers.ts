@@ -16,7 +16,7 @@ declare module 'fastify' {
     securityHeaderSet?: Record<string, string>
   }
   interface FastifyInstance {
-    /** The JSON answers' headers, for the answers no route gives (edge/framework-errors.ts). */
+    /** The JSON answers' headers, for the answers no route gives (edge/router-errors.ts, edge/parser-errors.ts). */
     apiSecurityHeaders: Record<string, string>
   }
 }

@@ -8,11 +8,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
 import { createdOrderSchema } from '../upstream/schemas.js'
-import { orderCreated } from './answers.js'
+import { orderCreated } from './bodies.js'
 import { fingerprintOf } from './fingerprint.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import { createOnce, type IdempotencyTerms } from './idempotent.js'
-import type { CredentialSource, PairGuard } from './ports.js'
+import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
 import { type CreateBody, createBody, createHeaders } from './schemas.js'
 
 export interface CreateOptions extends IdempotencyTerms {

@@ -9,7 +9,7 @@ import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { onTheWire } from '../edge/wire-types.js'
 import { GatewayError } from '../errors.js'
 import { historySchema } from '../upstream/schemas.js'
-import type { CredentialSource } from './ports.js'
+import type { CredentialSource } from './pair-and-credentials.js'
 
 const MAX_PAGE_SIZE = 100
 const page = (max: number) =>

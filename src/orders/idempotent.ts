@@ -1,4 +1,4 @@
-// Idempotency-Key (CONTRACT.md §5): the first final answer to a key is kept with a fingerprint of the
+// Idempotency-Key (docs/api.md, "Pricing and orders"): the first final answer to a key is kept with a fingerprint of the
 // body and replayed to repeats; a different body or a repeat while the first runs is refused. Answers
 // a retry could change (401, 409, 429, 5xx, a lost answer) are not kept, so the repeat runs anew.
 import { GatewayError } from '../errors.js'

@@ -8,7 +8,7 @@ import { GatewayError } from '../errors.js'
 import type { UpstreamReply } from '../upstream/client.js'
 import { Coalescer } from '../upstream/coalesce.js'
 import { type Quote, quoteSchema, swapLimitsSchema } from '../upstream/schemas.js'
-import type { CredentialSource, PairGuard } from './ports.js'
+import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
 import { quoteQuery, swapLimitsQuery } from './schemas.js'
 
 export interface PricingOptions {

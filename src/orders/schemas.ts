@@ -1,4 +1,4 @@
-// Inputs of the pricing and order routes (CONTRACT.md §5), checked before any upstream call.
+// Inputs of the pricing and order routes (docs/api.md, "Pricing and orders"), checked before any upstream call.
 import { z } from 'zod'
 import { bodyField, bodyObject, queryField } from '../edge/field-messages.js'
 import { onTheWire } from '../edge/wire-types.js'

@@ -55,7 +55,13 @@ export class RedisLink {
     })
     this.client.on('ready', () => void this.recovered())
     this.client.on('error', (err: CommandError) => {
-      if (err.command?.name === 'select') this.refusal = err.message
+      if (err.command?.name === 'select' && this.refusal === undefined) {
+        this.refusal = err.message
+        this.log.error(
+          { redis: 'down', reason: this.describe(err) },
+          'redis refused the database REDIS_URL names: rate limits, idempotency keys and logouts stay in this process until REDIS_URL is fixed',
+        )
+      }
       this.mark('down', this.describe(err))
     })
     // Follows an error when there is one: keep the error's reason, which says more.

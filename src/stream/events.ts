@@ -1,4 +1,4 @@
-// The status stream's events (CONTRACT.md §6), as data: `snapshot` carries the order, and
+// The status stream's events (docs/stream.md), as data: `snapshot` carries the order, and
 // `orders:status-update` the upstream's update plus the order re-read after it.
 import { z } from 'zod'
 import { builtOn } from '../edge/wire-types.js'

@@ -1,4 +1,4 @@
-// GET <prefix>/orders/:uuid/status-stream (CONTRACT.md §6). Everything that can fail is decided
+// GET <prefix>/orders/:uuid/status-stream (docs/stream.md). Everything that can fail is decided
 // before the first byte: the uuid (400), the stream limits (429, 503), the order itself (404); then
 // the response is taken over from Fastify and handed to the hub.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'

@@ -1,4 +1,4 @@
-// No reconnect storms (CONTRACT.md §6.9): a fleet holding tens of thousands of streams must not send
+// No reconnect storms (docs/stream.md): a fleet holding tens of thousands of streams must not send
 // them all back at the same moment, neither after a hiccup (every EventSource waits its `retry:`) nor
 // after a deploy (every stream of an instance ends at shutdown). Both are spread at random.
 

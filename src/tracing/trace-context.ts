@@ -1,4 +1,4 @@
-// W3C Trace Context for every request and every upstream call (CONTRACT.md §9), whether spans are
+// W3C Trace Context for every request and every upstream call (docs/operations.md), whether spans are
 // exported or not. Without an OTLP endpoint no SDK runs: the gateway takes part in the trace the
 // way a transparent hop does, passing the client's `traceparent` on to the upstream unchanged (or,
 // without one, a new trace's: its id made once per request, a parent id per upstream call), and logs

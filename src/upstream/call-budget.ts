@@ -1,4 +1,4 @@
-// UPSTREAM_MAX_RPS (CONTRACT.md §9): at most that many upstream calls in any one clock second, across
+// UPSTREAM_MAX_RPS (docs/operations.md): at most that many upstream calls in any one clock second, across
 // the fleet when counted in Redis. A window per clock second, not a token bucket: a bucket lets a
 // burst through on top of its rate, and the upstream's own limit would see that burst. Instances'
 // clocks name the second, so their skew (NTP keeps it to milliseconds) is how far window edges differ.

@@ -97,7 +97,7 @@ function isMissingOrder(body: unknown, envelope: Envelope): boolean {
   )
 }
 
-/** How long calls pause after a 429 that names no Retry-After (CONTRACT.md §9). */
+/** How long calls pause after a 429 that names no Retry-After (docs/operations.md). */
 const UNSTATED_RETRY_AFTER_S = 60
 
 export function classifyAnswer(

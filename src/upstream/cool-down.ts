@@ -1,4 +1,4 @@
-// The pause after an upstream 429 (CONTRACT.md §9): no call leaves until the upstream's Retry-After
+// The pause after an upstream 429 (docs/operations.md): no call leaves until the upstream's Retry-After
 // has passed, on any instance. The end of the pause is kept here and checked before every call at no
 // cost; with Redis it is also written to a shared key, which every instance reads every pollMs, so a
 // 429 seen by one instance reaches the others within one poll (the only calls that can still reach

@@ -1,4 +1,4 @@
-// The origin policy (CONTRACT.md §8): a foreign Origin is refused on every route before anything else;
+// The origin policy (docs/api.md, "Origins and CORS"): a foreign Origin is refused on every route before anything else;
 // allowed origins get CORS with credentials and working preflights; requests without Origin pass,
 // except state changes that carry the session cookie. The client's Origin, Referer, Cookie and
 // Authorization never reach the upstream.

@@ -211,7 +211,11 @@ t.test('swap-gateway-client: packed, installed alone into an empty project, type
   // In a child of its own: the built files, loaded here, would count as this suite's uncovered code.
   const loaded = await run(
     process.execPath,
-    ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(ROOT, root.exports['./client']!.import))}); console.log(typeof m.createGatewayClient)`],
+    [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(join(ROOT, root.exports['./client']!.import))}); console.log(typeof m.createGatewayClient)`,
+    ],
     { env: { ...process.env, ...UNCOVERED_CHILD } },
   )
   t.equal(loaded.stdout.trim(), 'function', 'swap-gateway/client loads')

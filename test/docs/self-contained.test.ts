@@ -7,12 +7,15 @@ import t from 'tap'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 /** Text that names a document outside the repository. */
-const OUTSIDE = [
-  /\.\.\/shared\b/,
-  /\bshared\/(CONTRACT|upstream)/,
-  /\bCONTRACT\.md\b/,
-  /000_94693d4db86aa72b/,
-]
+const OUTSIDE = [/\.\.\/shared\b/, /\bshared\/(CONTRACT|upstream)/, /\bCONTRACT\b/, /000_94693d4db86aa72b/]
+/** What a source file's comments and strings get wrong: a document outside, or a docs/ file that is not there. */
+function sourceProblemsOf(text: string, exists = existsSync): string[] {
+  const problems = OUTSIDE.filter((re) => re.test(text)).map((re) => `names a document outside (${re})`)
+  for (const [doc] of text.matchAll(/\bdocs\/[\w-]+\.md\b/g)) {
+    if (!exists(join(ROOT, doc))) problems.push(`${doc} does not exist`)
+  }
+  return problems
+}
 const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g
 
 const withoutCode = (markdown: string) => markdown.replace(/^```[^]*?^```/gm, '')
@@ -79,18 +82,18 @@ t.test('the README and docs link only inside the repository, to files and headin
   }
 })
 
-t.test('source and tests name no document outside the repository by path', async (t) => {
-  const sources = ['src', 'test'].flatMap(function walk(dir: string): string[] {
+t.test('source, tests and the client package name only documents of the repository', async (t) => {
+  const sources = ['src', 'test', 'packages/client/src'].flatMap(function walk(dir: string): string[] {
     return readdirSync(join(ROOT, dir)).flatMap((name) => {
       const path = join(dir, name)
       if (statSync(join(ROOT, path)).isDirectory()) return walk(path)
-      return name.endsWith('.ts') && path !== 'test/docs/self-contained.test.ts' ? [path] : []
+      return /\.(ts|js|css|html)$/.test(name) && path !== 'test/docs/self-contained.test.ts' ? [path] : []
     })
   })
-  t.ok(sources.length > 50)
+  t.ok(sources.length > 50, `${sources.length} files read`)
   for (const path of sources) {
     const text = readFileSync(join(ROOT, path), 'utf8')
-    t.notMatch(text, /\.\.\/shared\b|\bshared\/(CONTRACT|upstream)/, path)
+    t.same(sourceProblemsOf(text), [], path)
   }
 })
 
@@ -102,5 +105,16 @@ t.test('the check itself catches what it is for', async (t) => {
   t.match(problemsOf(file, 'See [x](docs/missing.md).'), [/does not exist/])
   t.match(problemsOf(file, 'See [x](docs/api.md#no-such-heading).'), [/no such heading/])
   t.same(problemsOf(file, 'See [x](docs/api.md#errors) and [y](https://example.com/../x).'), [])
+  t.match(
+    sourceProblemsOf('// the rule (CONTRACT.md §9)'),
+    [/outside/],
+    'a source comment naming the contract',
+  )
+  t.match(
+    sourceProblemsOf('// see docs/nowhere.md'),
+    [/does not exist/],
+    'a source comment naming a missing doc',
+  )
+  t.same(sourceProblemsOf('// see docs/api.md, "Errors"'), [])
   t.same(problemsOf(file, '```sh\ncat ../helpers/x\n```'), [], 'code blocks are code, not links')
 })

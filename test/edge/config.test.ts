@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../../src/config.js'
 
 const secret = 's'.repeat(32)
 
-t.test('defaults follow CONTRACT §10', async (t) => {
+t.test('defaults follow the documented configuration', async (t) => {
   const c = loadConfig({})
   t.match(c, {
     port: 3000,

@@ -4,7 +4,7 @@
 // no HTTP client library sends these requests.
 import http from 'node:http'
 import t, { type Test } from 'tap'
-import { MAX_URL_LENGTH } from '../../src/edge/framework-errors.js'
+import { MAX_URL_LENGTH } from '../../src/edge/url-limits.js'
 import { startGateway } from '../helpers/gateway.js'
 import { assertProblem } from '../helpers/problem.js'
 import { streamGateway } from '../stream/setup.js'
@@ -24,7 +24,7 @@ function assertOurs(t: Test, res: RawAnswer, code: Parameters<typeof assertProbl
 t.test(
   'a malformed URL or a too long path parameter is a problem document, not a framework answer',
   async (t) => {
-    const { url } = await startGateway(t, { listen: true })
+    const { url, logs } = await startGateway(t, { listen: true })
     const request = (target: string) =>
       rawExchange(url, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
 
@@ -35,6 +35,21 @@ t.test(
     assertOurs(t, await request(`/api/v1/tokens?q=${'a'.repeat(MAX_URL_LENGTH)}`), 'URI_TOO_LONG')
     assertOurs(t, await request(`/api/${'a'.repeat(MAX_URL_LENGTH)}`), 'URI_TOO_LONG')
     assertOurs(t, await request(`/api/v1/tokens?q=${'a'.repeat(20_000)}`), 'URI_TOO_LONG')
+
+    // The router's refusals are logged as every other request is: one line, the same fields.
+    await request('/api/v1/chains')
+    const completed = logs.lines().filter((l) => l.msg === 'request completed')
+    const routed = completed.find((l) => l.route === '/api/v1/chains')
+    const refused = completed.filter((l) => l.code === 'VALIDATION_FAILED' && l.route === null)
+    t.equal(refused.length, 2, 'one line per refused request')
+    for (const line of refused) {
+      t.same(
+        Object.keys(line).sort(),
+        Object.keys({ ...routed, code: 1 }).sort(),
+        'the fields of a routed line',
+      )
+      t.match(line, { ms: Number, upstreamMs: 0, traceId: /^[0-9a-f]{32}$/ })
+    }
   },
 )
 

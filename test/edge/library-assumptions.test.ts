@@ -2,11 +2,11 @@
 // their documented interfaces, pinned so that the upgrade which breaks one fails here, by name,
 // rather than quietly costing speed or memory. docs/performance.md lists each measure and its figure.
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import cookie from '@fastify/cookie'
 import Fastify from 'fastify'
 import helmet from 'helmet'
@@ -78,5 +78,54 @@ t.test(
     const batch = `${'{"msg":"x"}\n'.repeat(400)}`
     destination.write(batch)
     t.equal(readFileSync(file, 'utf8'), batch, 'the whole batch is in the file, with nothing left pending')
+  },
+)
+
+t.test('edge/parser-errors.ts: Node keeps the response in progress on its socket', async (t) => {
+  const seen: { before?: unknown; during?: unknown; started?: unknown } = {}
+  const server = createServer((req, res) => {
+    const socket = req.socket as typeof req.socket & { _httpMessage?: ServerResponse }
+    seen.before = socket._httpMessage === res
+    res.writeHead(200, { 'content-type': 'text/plain' })
+    res.flushHeaders()
+    seen.during = socket._httpMessage === res
+    seen.started = socket._httpMessage?.headersSent
+    res.end('ok')
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => server.close())
+  await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)).text()
+  t.same(
+    seen,
+    { before: true, during: true, started: true },
+    'the field the raw answers read is the response of the request in progress, and says when its head left',
+  )
+})
+
+t.test(
+  "every read of a library's private field in src/ has its test here, named after the file",
+  async (t) => {
+    const here = readFileSync(import.meta.filename, 'utf8')
+    const root = join(import.meta.dirname, '../..')
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name)
+        return statSync(path).isDirectory() ? walk(path) : name.endsWith('.ts') ? [path] : []
+      })
+    })(join(root, 'src'))
+    const reads = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\)\.(_[a-zA-Z]+)\b/g)].map((m) => ({
+        file: relative(join(root, 'src'), file),
+        field: m[1]!,
+      })),
+    )
+    t.ok(reads.length >= 2, `${reads.length} private reads found`)
+    for (const { file, field } of reads) {
+      t.ok(
+        here.includes(`t.test('${file}:`) && here.includes(field),
+        `${file} reads ${field}: a test here is named after the file and reads the field`,
+      )
+    }
   },
 )

@@ -11,7 +11,7 @@ export const TEST_TENANT_KEY = 'sandbox-tenant-key-for-tests-0123'
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij'
 
 export interface GatewayOptions {
-  /** Environment overrides (CONTRACT.md §10 names). */
+  /** Environment overrides (the names of docs/api.md, "Configuration"). */
   env?: Record<string, string>
   sandbox?: SandboxOptions
   deps?: AppDeps

@@ -2,7 +2,8 @@
 // invalid requests, over real HTTP, to every operation the document lists (origin refusals, rate
 // limits, path parameters over the limit, upstream failures included), each answer's status,
 // headers and body checked against the served document with ajv. An undeclared status, a
-// required header missing, a header a client reads left undeclared, or a body off its schema fails.
+// required header missing, a header a client reads left undeclared, or a body off its schema fails;
+// so does a problem code its operation does not declare (each status enumerates its codes).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'
 import t, { type Test } from 'tap'

@@ -1,4 +1,4 @@
-// A fleet of gateways sharing one tenant key and one Redis (CONTRACT.md §9): rate limits per signed-in
+// A fleet of gateways sharing one tenant key and one Redis (docs/operations.md): rate limits per signed-in
 // user under an IP ceiling, the upstream call budget (UPSTREAM_MAX_RPS) and the pause after an upstream
 // 429 hold across instances, and a Redis killed mid-test leaves every instance serving. Each test has a
 // tenant key and client addresses of its own, so runs sharing the Redis never count into each other.

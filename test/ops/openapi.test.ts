@@ -3,7 +3,7 @@ import t from 'tap'
 import { codeSlug, ERROR_CODES, type ErrorCode } from '../../src/errors.js'
 import { startGateway } from '../helpers/gateway.js'
 
-/** CONTRACT.md §2 and §11, as OpenAPI operations: method, path, operationId. */
+/** docs/api.md's routes and docs/client.md, as OpenAPI operations: method, path, operationId. */
 const OPERATIONS = {
   'get /api/v1/tokens': 'listTokens',
   'get /api/v1/tokens/{id}': 'getToken',

@@ -2,8 +2,10 @@
 // refuses, which stops start-up with a message naming the variable instead of serving from database 0.
 import t from 'tap'
 import { loadConfig } from '../../src/config.js'
+import { eventually } from '../helpers/eventually.js'
 import { runGateway } from '../helpers/process.js'
 import { startGateway } from '../helpers/gateway.js'
+import { metricValue } from '../helpers/quota.js'
 import { redisServerInstalled, startPrivateRedis } from './private-redis.js'
 
 const noRedisServer = redisServerInstalled()
@@ -44,7 +46,32 @@ t.test('a database Redis refuses stops start-up, naming REDIS_URL', { skip: noRe
   t.notMatch(keyspace, /^db0:/m, 'nothing in database 0')
 
   const proc = runGateway({ REDIS_URL: `${redis.url}/99`, PORT: '0', HOST: '127.0.0.1' })
+  // A process that started instead is stopped after a while, failing the test rather than hanging it.
+  const serving = setTimeout(() => proc.child.kill(), 60_000)
   t.equal(await proc.exited, 1, 'the process exits 1')
+  clearTimeout(serving)
   t.match(proc.stderr(), /REDIS_URL: Redis refused database 99/)
   t.notMatch(proc.stderr(), /\n\s+at /, 'a message, not a stack trace')
 })
+
+t.test(
+  'a database first refused after start-up leaves the instance degraded, naming REDIS_URL',
+  { skip: noRedisServer },
+  async (t) => {
+    const redis = await startPrivateRedis(t)
+    await redis.stop()
+    const gw = await startGateway(t, { env: { REDIS_URL: `${redis.url}/99` } })
+    await redis.start()
+    const refusal = async () => {
+      const ready = await gw.app.inject({ url: '/readyz' })
+      return { status: ready.statusCode, redis: String(ready.json().degraded?.redis) }
+    }
+    await eventually('the refusal', async () => /refused/.test((await refusal()).redis), 20_000)
+    t.match(await refusal(), { status: 200, redis: /^REDIS_URL names a database Redis refused: .*DB index/ })
+    t.equal(await metricValue(gw.app, 'gateway_redis_up'), 0)
+    t.ok(
+      gw.logs.lines().some((l) => l.redis === 'down' && /REDIS_URL/.test(String(l.reason))),
+      'logged, naming the variable',
+    )
+  },
+)

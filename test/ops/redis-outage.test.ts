@@ -161,3 +161,37 @@ for (const outage of outages) {
     },
   )
 }
+
+t.test(
+  'Redis killed while a keyed create runs: its record reaches Redis when it is back',
+  { skip: noRedisServer },
+  async (t) => {
+    const { redis, a, b } = await twoOnPrivateRedis(t)
+    const p = picks(a.sandbox.control.tokens())
+    const key = randomUUID()
+    const create = (gw: Gateway) =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/api/v1/orders/create',
+        payload: orderBody(p),
+        headers: { 'idempotency-key': key },
+      })
+    a.sandbox.control.fault('POST /v1/orders/create', { kind: 'delay', ms: 1_000 })
+    const first = create(a)
+    await eventually(
+      'the create to reach the upstream',
+      () => a.sandbox.control.requestsTo('POST /v1/orders/create').length === 1,
+    )
+    await redis.stop()
+    const created = await first
+    t.equal(created.statusCode, 201, 'the order is answered though its record could not be stored')
+    await redis.start()
+    await recovered(a)
+    await recovered(b)
+
+    const retried = await create(b)
+    t.equal(retried.headers['idempotent-replayed'], 'true', 'a retry on the other instance is replayed')
+    t.equal(retried.json().uuid, created.json().uuid)
+    t.equal(a.sandbox.control.requestsTo('POST /v1/orders/create').length, 1)
+  },
+)

@@ -1,4 +1,4 @@
-// No reconnect storms (CONTRACT.md §6.9): many streams are told different `retry:` delays, and a
+// No reconnect storms (docs/stream.md): many streams are told different `retry:` delays, and a
 // shutdown ends them at different moments across the drain window, all before the deadline.
 import t from 'tap'
 import { rawStream } from './raw.js'

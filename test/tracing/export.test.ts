@@ -1,4 +1,4 @@
-// Tracing (CONTRACT.md §9): a client's W3C traceparent is continued through the gateway to the
+// Tracing (docs/operations.md): a client's W3C traceparent is continued through the gateway to the
 // upstream; with an OTLP endpoint, the request's and the upstream call's spans are exported.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'

@@ -1,5 +1,5 @@
-// What the order routes need from other capabilities, stated here so orders depend on a shape, not
-// on the catalog or auth code: the catalog provides the PairGuard, auth the CredentialSource.
+// What the order routes need from other capabilities: the catalog's check of a pair and auth's
+// credentials of the caller, stated as shapes so orders depend on neither's code.
 import type { FastifyRequest } from 'fastify'
 import type { GatewayError } from '../errors.js'
 import type { CallContext } from '../upstream/client.js'

@@ -1,4 +1,4 @@
-// What the order routes answer beyond the upstream's own bodies (CONTRACT.md §5).
+// What the order routes answer beyond the upstream's own bodies (docs/api.md, "Pricing and orders").
 import type { z } from 'zod'
 import { builtOn } from '../edge/wire-types.js'
 import { orderSchema } from '../upstream/schemas.js'

@@ -1,4 +1,4 @@
-// The bodies the auth routes answer (CONTRACT.md §7). The OpenAPI document names them (`Session`,
+// The bodies the auth routes answer (docs/auth.md). The OpenAPI document names them (`Session`,
 // `SignInResult`, `Challenge`) and the typed client takes its types from them.
 import { z } from 'zod'
 

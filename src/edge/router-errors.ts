@@ -1,0 +1,37 @@
+// The answers Fastify's router would otherwise write itself (a malformed URL, a path parameter over
+// the limit), as our problem documents, so no framework code or message reaches a client
+// (docs/api.md, "Errors").
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { GatewayError } from '../errors.js'
+import { beginRequest, completeRequest } from './logging.js'
+import { sendProblem } from './problems.js'
+
+function frameworkProblem(err: FastifyError): GatewayError {
+  switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      return new GatewayError('VALIDATION_FAILED', 'The URL is malformed.', {
+        errors: [{ path: 'url', message: 'is not a valid URL (malformed percent-encoding)' }],
+      })
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new GatewayError('URI_TOO_LONG', 'A path parameter is longer than allowed.')
+    default:
+      return new GatewayError('INTERNAL', 'The gateway failed; this has been logged.', { cause: err })
+  }
+}
+
+/**
+ * Fastify's `frameworkErrors` option; `typeBase`: where problem types point (errorTypeBase);
+ * `clientIpHeader`: as the request log line names the client (CLIENT_IP_HEADER).
+ */
+export function routerErrors(typeBase: string, clientIpHeader?: string) {
+  return function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    // Fastify calls this before any hook: the request is begun and completed here as the edge's
+    // hooks do for every other, so its log line and trace are the same as theirs.
+    beginRequest(request, reply)
+    const problem = frameworkProblem(err)
+    if (problem.code === 'INTERNAL') request.log.error({ err }, 'unhandled framework error')
+    reply.headers(request.server.apiSecurityHeaders)
+    reply.raw.once('finish', () => completeRequest(request, reply, clientIpHeader))
+    void sendProblem(request, reply, problem, typeBase)
+  }
+}
