@@ -40,6 +40,7 @@ import { DEFAULT_TUNING, type UpstreamTuning } from './upstream/client.js'
 import { redisPlugin } from './redis/plugin.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 import { upstreamReadiness } from './upstream/readiness.js'
+import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
 /** The version of the public API contract, as the OpenAPI document states it. */
@@ -63,6 +64,8 @@ export interface AppDeps {
   metricsPort?: number
   /** Span export tunables (the batch's delay): tests shorten it. */
   exportTuning?: Partial<ExportTuning>
+  /** False: no swap-limits call at start-up to check TENANT_API_KEY (tests that count upstream calls). */
+  checkTenantKeyAtStart?: boolean
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -155,6 +158,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       upstreamQuota: () => app.upstream.quotaStats(),
       catalog: () => app.catalog.stats(),
       streams: () => app.streamHub.stats(),
+      tenantKeyRefusals: () => app.tenantKey.refusals,
+      readiness: () => app.readiness.state(),
     },
   })
   await app.register(upstreamPlugin, {
@@ -166,6 +171,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     random: deps.random,
     userAgent: USER_AGENT,
     observe: app.metrics.observeUpstream,
+    refused: app.metrics.refusedUpstream,
     maxRps: config.upstreamMaxRps,
     redis: app.redis?.client,
   })
@@ -178,6 +184,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     timeoutMs: config.upstreamTimeoutMs,
     tuning: deps.catalogTuning,
   })
+  if (deps.checkTenantKeyAtStart !== false)
+    await app.register(tenantKeyCheck, { clock, timeoutMs: config.upstreamTimeoutMs })
   await app.register(authPlugin, {
     apiPrefix: config.apiPrefix,
     clock,
@@ -223,7 +231,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(health, {
     checks: () => [
       app.draining.readiness(),
-      { name: 'catalog', problem: () => app.catalog.readiness() },
+      ...app.catalog.readiness(),
+      ...app.tenantKey.readiness(),
       upstreamReadiness(app.upstream, clock, config.catalogTtlMs),
       ...(app.redis ? [app.redis.readiness()] : []),
     ],

@@ -33,7 +33,12 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number, clie
 /** What every request starts with: its upstream timer, its trace, its id on the answer. */
 export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
   request.upstreamTiming = { ms: 0 }
-  request.trace = request.server.tracing.begin(request.method, request.headers)
+  // Health probes (a load balancer's, every second or two) start no trace: they would drown the rest.
+  const route = request.routeOptions?.url
+  request.trace =
+    route === '/healthz' || route === '/readyz'
+      ? null
+      : request.server.tracing.begin(request.method, request.headers)
   reply.header('x-request-id', request.id)
 }
 
