@@ -41,6 +41,7 @@ import { DEFAULT_TUNING, type UpstreamTuning } from './upstream/client.js'
 import { redisPlugin } from './redis/plugin.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 import { upstreamReadiness } from './upstream/readiness.js'
+import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
 /** The version of the public API contract, as the OpenAPI document states it. */
@@ -64,6 +65,8 @@ export interface AppDeps {
   metricsPort?: number
   /** Span export tunables (the batch's delay): tests shorten it. */
   exportTuning?: Partial<ExportTuning>
+  /** False: no swap-limits call at start-up to check TENANT_API_KEY (tests that count upstream calls). */
+  checkTenantKeyAtStart?: boolean
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -94,13 +97,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Our own one line per request replaces Fastify's two (edge/logging.ts).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
-    // Fastify accepts a hop count here, though its type omits it.
-    trustProxy: config.trustProxy as boolean | string,
+    // Addresses or ranges only (edge/trusted-proxies.ts): X-Forwarded-For is read from those peers alone.
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
-    // Replaced by the draining plugin, whose 503 is a problem document.
+    // A request that reaches a closing instance on an open connection is served, with Connection:
+    // close (edge/draining.ts): by then the load balancer has stopped sending, so it is a late one.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: routerErrors(errorTypeBase(config.publicOrigin, config.apiPrefix)),
+    frameworkErrors: routerErrors(
+      errorTypeBase(config.publicOrigin, config.apiPrefix),
+      config.clientIpHeader,
+    ),
     clientErrorHandler: parserErrors(errorTypeBase(config.publicOrigin, config.apiPrefix)),
     ...connectionLimits(config),
   })
@@ -122,7 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     upstreamHost: new URL(config.upstreamUrl).host,
     tuning: deps.exportTuning,
   })
-  await app.register(requestLogging)
+  await app.register(requestLogging, { clientIpHeader: config.clientIpHeader })
   await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
@@ -133,7 +140,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     origins,
     sessionCookieName: sessionCookieFor(config.publicOrigin).name,
   })
-  await app.register(redisPlugin, { url: config.redisUrl })
+  await app.register(redisPlugin, { url: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs })
   await app.register(rateLimits, {
     limits: config.rateLimits,
     clientIpHeader: config.clientIpHeader,
@@ -153,6 +160,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       catalog: () => app.catalog.stats(),
       streams: () => app.streamHub.stats(),
       quotes: () => app.quoteHub.stats(),
+      tenantKeyRefusals: () => app.tenantKey.refusals,
+      readiness: () => app.readiness.state(),
     },
   })
   await app.register(upstreamPlugin, {
@@ -164,6 +173,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     random: deps.random,
     userAgent: USER_AGENT,
     observe: app.metrics.observeUpstream,
+    refused: app.metrics.refusedUpstream,
     maxRps: config.upstreamMaxRps,
     redis: app.redis?.client,
   })
@@ -176,13 +186,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     timeoutMs: config.upstreamTimeoutMs,
     tuning: deps.catalogTuning,
   })
+  if (deps.checkTenantKeyAtStart !== false)
+    await app.register(tenantKeyCheck, { clock, timeoutMs: config.upstreamTimeoutMs })
   await app.register(authPlugin, {
     apiPrefix: config.apiPrefix,
     clock,
     sessionSecrets: config.sessionSecrets,
     publicOrigin: config.publicOrigin,
     revocations: app.redis
-      ? new RedisRevocations(app.redis.client, {
+      ? new RedisRevocations(app.redis, {
           clock,
           local: new MemoryRevocations(clock),
           // Counted, not logged per request: the Redis link logs the outage once.
@@ -200,7 +212,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     guard: app.tokenGuard,
     credentials: app.sessions,
     idempotency: app.redis
-      ? new RedisIdempotencyStore(app.redis.client, { fallback: new MemoryIdempotencyStore(), log: app.log })
+      ? new RedisIdempotencyStore(app.redis, { fallback: new MemoryIdempotencyStore(), log: app.log, clock })
       : new MemoryIdempotencyStore(),
     claimTtlMs: 2 * config.upstreamTimeoutMs,
   })
@@ -231,7 +243,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   })
   await app.register(health, {
     checks: () => [
-      { name: 'catalog', problem: () => app.catalog.readiness() },
+      app.draining.readiness(),
+      ...app.catalog.readiness(),
+      ...app.tenantKey.readiness(),
       upstreamReadiness(app.upstream, clock, config.catalogTtlMs),
       ...(app.redis ? [app.redis.readiness()] : []),
     ],

@@ -1,6 +1,7 @@
 // The environment (docs/api.md, "Configuration") parsed once into a typed Config. The only module that reads env.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
+import { trustedProxies } from './edge/trusted-proxies.js'
 
 export const RATE_LIMIT_GROUPS = [
   'catalog',
@@ -150,13 +151,12 @@ const envSchema = z.object({
   SESSION_SECRET: list.pipe(z.array(z.string().min(32, 'each secret needs at least 32 characters'))),
   PUBLIC_ORIGIN: origin.optional(),
   ALLOWED_ORIGINS: list.pipe(z.array(origin)),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((v) =>
-      v === undefined || v === '' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
-    ),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .refine((u) => /^\/?\d*$/.test(new URL(u).pathname), 'its path must be a database number, such as /0')
+    .optional(),
+  REDIS_COMMAND_TIMEOUT_MS: int(250, 1),
+  TRUST_PROXY: trustedProxies,
   CLIENT_IP_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be a header name')
@@ -171,6 +171,7 @@ const envSchema = z.object({
   SSE_MAX_PER_IP: int(20, 1),
   SSE_MAX_TOTAL: int(10_000, 1),
   RATE_LIMITS: json(rateLimitOverrides),
+  SHUTDOWN_READY_DELAY_MS: int(5_000, 0),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
   SESSION_EXPIRY_MARGIN_MS: int(60_000, 0),
   HEADERS_TIMEOUT_MS: int(10_000, 1),
@@ -197,6 +198,12 @@ const configSchema = envSchema
     if (production && !e.UPSTREAM_URL) need('UPSTREAM_URL', 'is required in production (no sandbox there)')
     if (e.UPSTREAM_URL && !e.TENANT_API_KEY) need('TENANT_API_KEY', 'is required with UPSTREAM_URL')
     if (production && e.SESSION_SECRET.length === 0) need('SESSION_SECRET', 'is required in production')
+    // Sign-in messages, problem `type` URIs and the origin policy all name it: no localhost guess.
+    if (production && !e.PUBLIC_ORIGIN)
+      need(
+        'PUBLIC_ORIGIN',
+        'is required in production (the origin browsers use, such as https://app.example)',
+      )
     // Node refuses a head deadline past the whole request's.
     if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
       need('HEADERS_TIMEOUT_MS', 'must not be above REQUEST_TIMEOUT_MS')
@@ -222,6 +229,7 @@ const configSchema = envSchema
       publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
       allowedOrigins: e.ALLOWED_ORIGINS,
       redisUrl: e.REDIS_URL,
+      redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
       trustProxy: e.TRUST_PROXY,
       clientIpHeader: e.CLIENT_IP_HEADER,
       metricsPort: e.METRICS_PORT,
@@ -237,6 +245,8 @@ const configSchema = envSchema
         ...(e.UPSTREAM_URL ? {} : { create: SANDBOX_CREATE_LIMIT }),
         ...e.RATE_LIMITS,
       } as Record<RateLimitGroup, RateLimitRule>,
+      /** How long a SIGTERM keeps serving with /readyz at 503 before it drains (ops/shutdown.ts). */
+      shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       sessionExpiryMarginMs: e.SESSION_EXPIRY_MARGIN_MS,
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
 import { type DevUpstream, startDevUpstream } from './dev-upstream.js'
+import { shutDown } from './ops/shutdown.js'
 
 function configOrExit(): Config {
   try {
@@ -34,15 +35,27 @@ if (config.sessionSecretGenerated) {
   )
 }
 
-const app = await buildApp({ ...config, upstreamUrl }, sandbox ? { sandbox } : {})
+// Some configuration is only known to be wrong once tried (REDIS_URL's database): the same clean exit.
+const app = await buildApp({ ...config, upstreamUrl }, sandbox ? { sandbox } : {}).catch((err: unknown) => {
+  if (!(err instanceof ConfigError)) throw err
+  process.stderr.write(`${err.message}\n`)
+  process.exit(1)
+})
 // Closing writes the log's last lines; this covers an exit that close-with-grace forces when closing hangs.
 // (app.log is the pino logger buildApp made; Fastify's type for it leaves flush out.)
 process.once('exit', () => (app.log as Logger).flush())
 
-closeWithGrace({ delay: config.shutdownTimeoutMs, logger: false }, async ({ signal, err }) => {
-  if (err) app.log.error({ err }, 'closing after an uncaught error')
-  else app.log.info({ signal }, 'shutting down: draining requests and ending streams')
-  await app.close()
+const times = { readyDelayMs: config.shutdownReadyDelayMs, timeoutMs: config.shutdownTimeoutMs }
+// A backstop only (it exits 1): shutDown itself ends within its phases, cutting what is left.
+const backstopMs = times.readyDelayMs + times.timeoutMs + 5_000
+closeWithGrace({ delay: backstopMs, logger: false }, async ({ signal, err }) => {
+  if (err) {
+    app.log.error({ err }, 'closing after an uncaught error')
+    await app.close()
+  } else {
+    app.log.info({ signal }, 'shutting down')
+    await shutDown(app, times)
+  }
   await sandbox?.close()
 })
 

@@ -150,6 +150,11 @@ export class CatalogCache {
     clearTimeout(this.timer)
   }
 
+  /** Whether a copy has been loaded (servable or not). */
+  held(): boolean {
+    return this.copies.peek(KEY) !== undefined
+  }
+
   /** Undefined when a servable copy is held, else why not (for /readyz). */
   readiness(): string | undefined {
     const held = this.copies.peek(KEY)

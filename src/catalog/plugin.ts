@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Clock } from '../clock.js'
+import type { ReadinessCheck } from '../ops/health.js'
 import type { PairGuard } from '../orders/pair-and-credentials.js'
 import { catalogSchema } from '../upstream/schemas.js'
 import { DerivedBodies } from './bodies.js'
@@ -12,9 +13,14 @@ import { catalogRoutes } from './routes.js'
 import { bodySender } from './send.js'
 
 export interface CatalogHandle {
-  /** Undefined when a servable catalog is loaded, else why not. */
-  readiness(): string | undefined
+  /**
+   * Readiness: no copy yet is this instance's own state (it fails); a copy past its maximum stale age
+   * comes from an upstream outage every instance shares (it degrades).
+   */
+  readiness(): ReadinessCheck[]
   stats(): CatalogStats
+  /** Two token ids a pricing call may name (from the catalog, waiting for a load): undefined if none. */
+  tradablePair(): Promise<{ depositTokenId: number; settleTokenId: number } | undefined>
 }
 
 declare module 'fastify' {
@@ -73,7 +79,24 @@ export const catalogPlugin = fp(
       },
       upstreamPausedForMs: () => app.upstream.breaker.pausedForMs(),
     })
-    app.decorate('catalog', { readiness: () => cache.readiness(), stats: () => cache.stats() })
+    app.decorate('catalog', {
+      readiness: () => [
+        { name: 'catalog', problem: () => (cache.held() ? undefined : cache.readiness()) },
+        {
+          name: 'catalog',
+          degradesOnly: true,
+          problem: () => (cache.held() ? cache.readiness() : undefined),
+        },
+      ],
+      stats: () => cache.stats(),
+      tradablePair: async () => {
+        const read = await cache.read({ id: 'tenant-key-check', log: app.log }).catch(() => undefined)
+        const tokens = read?.version.tokens ?? []
+        const deposit = tokens.find((t) => t.active && t.blockchain.depositsActive)
+        const settle = tokens.find((t) => t.active && t.id !== deposit?.id)
+        return deposit && settle ? { depositTokenId: deposit.id, settleTokenId: settle.id } : undefined
+      },
+    } satisfies CatalogHandle)
     app.decorate('tokenGuard', new TokenGuard(cache))
 
     const maxAge = Math.min(CLIENT_MAX_AGE_S, Math.ceil(opts.ttlMs / 1000))

@@ -1,29 +1,43 @@
-// While the gateway shuts down, new requests get a SERVICE_UNAVAILABLE problem document (Fastify's
-// own 503 is not one) with Connection: close, so clients retry against another instance.
+// Shutdown as the request path sees it (ops/shutdown.ts runs the phases). While the instance is
+// unready, readiness fails and everything else is served as usual; once closing, every answer carries
+// `Connection: close`, so keep-alive connections (a load balancer's pooled ones included) end with
+// the answer they carry instead of holding the server open until the deadline.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { GatewayError } from '../errors.js'
+import type { ReadinessCheck } from '../ops/health.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    draining: Draining
+  }
+}
+
+export interface Draining {
+  /** Phase 1 of the shutdown: readiness fails from now on. */
+  unready(): void
+  /** The readiness member: failing from phase 1 on (this instance's own state). */
+  readiness(): ReadinessCheck
+}
 
 export const draining = fp(
   async (app: FastifyInstance) => {
+    let unready = false
     let closing = false
+    app.decorate('draining', {
+      unready: () => {
+        unready = true
+      },
+      readiness: () => ({
+        name: 'shutdown',
+        problem: () => (unready || closing ? 'this instance is shutting down' : undefined),
+      }),
+    } satisfies Draining)
     app.addHook('preClose', async () => {
       closing = true
     })
-    // Answers finished while draining close their connection, or keep-alive sockets would hold the
-    // server open until the deadline.
     app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close')
       done(null, payload)
-    })
-    app.addHook('onRequest', (_request, _reply, done) => {
-      if (!closing) return done()
-      done(
-        new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; retry shortly.', {
-          headers: { 'retry-after': '1' },
-          members: { retryAfter: 1 },
-        }),
-      )
     })
   },
   { name: 'draining' },

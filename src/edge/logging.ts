@@ -2,6 +2,7 @@
 // hooks also begin and finish the request's trace.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { clientIpOf } from './client-ip.js'
 import { routeUrlOf } from './route-group.js'
 import { shortenIds } from './shorten-ids.js'
 
@@ -14,9 +15,11 @@ declare module 'fastify' {
   }
 }
 
-function line(request: FastifyRequest, statusCode: number, elapsed: number) {
+function line(request: FastifyRequest, statusCode: number, elapsed: number, clientIpHeader?: string) {
   return {
     method: request.method,
+    // The client as rate limits key it: behind a trusted proxy, its own address.
+    client: clientIpOf(request, clientIpHeader),
     url: shortenIds(request.url),
     route: routeUrlOf(request) ?? null,
     status: statusCode,
@@ -30,19 +33,24 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number) {
 /** What every request starts with: its upstream timer, its trace, its id on the answer. */
 export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
   request.upstreamTiming = { ms: 0 }
-  request.trace = request.server.tracing.begin(request.method, request.headers)
+  // Health probes (a load balancer's, every second or two) start no trace: they would drown the rest.
+  const route = request.routeOptions?.url
+  request.trace =
+    route === '/healthz' || route === '/readyz'
+      ? null
+      : request.server.tracing.begin(request.method, request.headers)
   reply.header('x-request-id', request.id)
 }
 
 /** What every answered request ends with: its trace finished and its one log line. */
-export function completeRequest(request: FastifyRequest, reply: FastifyReply) {
+export function completeRequest(request: FastifyRequest, reply: FastifyReply, clientIpHeader?: string) {
   if (request.trace)
     request.server.tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-  request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
+  request.log.info(line(request, reply.statusCode, reply.elapsedTime, clientIpHeader), 'request completed')
 }
 
 export const requestLogging = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: { clientIpHeader?: string | undefined }) => {
     // Fastify forbids shared object defaults on requests; each request gets its own in onRequest.
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)
@@ -52,7 +60,7 @@ export const requestLogging = fp(
       done()
     })
     app.addHook('onResponse', (request, reply, done) => {
-      completeRequest(request, reply)
+      completeRequest(request, reply, opts.clientIpHeader)
       done()
     })
   },

@@ -1,8 +1,11 @@
-// Liveness and readiness. Ready means the catalog is loaded and the upstream answered recently, so a
-// load balancer sends traffic only to instances that can serve it. A check that only degrades the
-// gateway (Redis: every instance shares it, so failing readiness on it would empty the whole pool)
-// is reported under `degraded` while the answer stays 200.
+// Liveness and readiness. Readiness tells a load balancer whether *this instance* should get traffic,
+// so it fails (503) only for what is the instance's own: no catalog copy yet, a tenant key refused
+// since start-up, a shutdown under way. The trouble of a dependency every instance shares (the
+// upstream, Redis) is reported under `degraded` while the answer stays 200: failing readiness on it
+// would take every instance out of the pool in the same second. Each member that starts or stops
+// failing or degrading is logged once, and metrics show the current state.
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
+import fp from 'fastify-plugin'
 import { z } from 'zod'
 import { GatewayError } from '../errors.js'
 
@@ -12,6 +15,19 @@ export interface ReadinessCheck {
   problem(): string | undefined
   /** True when a problem degrades service without making the instance unable to serve. */
   degradesOnly?: boolean
+}
+
+export interface ReadinessState {
+  /** Members failing readiness (this instance's own), with why. */
+  failing: Record<string, string>
+  /** Members degrading it (shared dependencies), with why. */
+  degraded: Record<string, string>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    readiness: { state(): ReadinessState }
+  }
 }
 
 /** Never rate-limited: load balancers and orchestrators call these. */
@@ -33,7 +49,7 @@ const READINESS: RouteShorthandOptions = {
       success: {
         200: {
           description:
-            'Ready to serve: the catalog is loaded and the upstream answered recently. `degraded` names shared helpers that are away (Redis) while the instance still serves.',
+            'This instance should get traffic. `degraded` names shared dependencies in trouble (the upstream, Redis, a tenant key that stopped working, a catalog past its stale age) while the instance still serves what it can. A 503 names the failing members under `checks`: no catalog yet, a tenant key refused since start-up, shutting down.',
           body: z.object({
             status: z.literal('ready'),
             degraded: z.record(z.string(), z.string()).optional(),
@@ -45,22 +61,60 @@ const READINESS: RouteShorthandOptions = {
   },
 }
 
-export async function health(app: FastifyInstance, opts: { checks: () => ReadinessCheck[] }) {
-  app.get('/healthz', HEALTH, async (_request, reply) =>
-    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
-  )
-  app.get('/readyz', READINESS, async (_request, reply) => {
-    const failing = opts
-      .checks()
-      .map((check) => ({ check, problem: check.problem() }))
-      .filter((f) => f.problem !== undefined)
-    const problems = Object.fromEntries(failing.map((f) => [f.check.name, f.problem]))
-    if (failing.some((f) => !f.check.degradesOnly)) {
-      throw new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is not ready to serve.', {
-        members: { checks: problems },
-      })
+/** How often the members are looked at for the log, when no probe asks. */
+const WATCH_EVERY_MS = 1_000
+
+export const health = fp(
+  async (app: FastifyInstance, opts: { checks: () => ReadinessCheck[] }) => {
+    let logged = new Map<string, string>()
+    const state = (): ReadinessState => {
+      const failing: Record<string, string> = {}
+      const degraded: Record<string, string> = {}
+      for (const check of opts.checks()) {
+        const problem = check.problem()
+        if (problem !== undefined) (check.degradesOnly ? degraded : failing)[check.name] = problem
+      }
+      logChanges(failing, degraded)
+      return { failing, degraded }
     }
-    const degraded = failing.length > 0 ? { degraded: problems } : {}
-    return reply.header('cache-control', 'no-store').send({ status: 'ready', ...degraded })
-  })
-}
+    // One line per member that starts or stops failing or degrading (not per changed wording).
+    const logChanges = (failing: Record<string, string>, degraded: Record<string, string>) => {
+      const now = new Map<string, string>()
+      for (const [name, why] of Object.entries(failing)) now.set(`${name} failing`, why)
+      for (const [name, why] of Object.entries(degraded)) now.set(`${name} degraded`, why)
+      for (const [key, why] of now) {
+        if (logged.has(key)) continue
+        const [member, kind] = key.split(' ') as [string, string]
+        app.log.warn({ readiness: { member, kind, why } }, `readiness: ${key}: ${why}`)
+      }
+      for (const key of logged.keys()) {
+        if (now.has(key)) continue
+        const [member, kind] = key.split(' ') as [string, string]
+        app.log.info(
+          { readiness: { member, kind: 'fine', was: kind } },
+          `readiness: ${member} no longer ${kind}`,
+        )
+      }
+      logged = now
+    }
+    app.decorate('readiness', { state })
+    const watch = setInterval(state, WATCH_EVERY_MS)
+    watch.unref()
+    app.addHook('onClose', () => clearInterval(watch))
+
+    app.get('/healthz', HEALTH, async (_request, reply) =>
+      reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+    )
+    app.get('/readyz', READINESS, async (_request, reply) => {
+      const { failing, degraded } = state()
+      if (Object.keys(failing).length > 0) {
+        throw new GatewayError('SERVICE_UNAVAILABLE', 'This instance is not ready to serve.', {
+          members: { checks: failing, ...(Object.keys(degraded).length > 0 ? { degraded } : {}) },
+        })
+      }
+      const body = Object.keys(degraded).length > 0 ? { degraded } : {}
+      return reply.header('cache-control', 'no-store').send({ status: 'ready', ...body })
+    })
+  },
+  { name: 'health' },
+)

@@ -9,7 +9,10 @@ import { routeUrlOf } from '../edge/route-group.js'
 import type { QuoteStats } from '../live-quote/hub.js'
 import type { StreamStats } from '../stream/hub.js'
 import type { BreakerState } from '../upstream/breaker.js'
-import type { CallObservation, QuotaStats } from '../upstream/client.js'
+import type { Operation } from '../upstream/classify.js'
+import type { CallObservation, QuotaStats, RefusalReason } from '../upstream/client.js'
+import { VERSION } from '../version.js'
+import type { ReadinessState } from './health.js'
 import { groupOf } from '../edge/rate-limits.js'
 
 /** Figures other capabilities keep themselves, read at scrape time. */
@@ -20,11 +23,16 @@ export interface MetricsSources {
   breaker?: () => BreakerState
   upstreamQuota?: () => QuotaStats
   redisUp?: () => boolean
+  /** Answers that refused TENANT_API_KEY. */
+  tenantKeyRefusals?: () => number
+  readiness?: () => ReadinessState
 }
 
 export interface GatewayMetrics {
   registry: Registry
   observeUpstream(o: CallObservation): void
+  /** An upstream call that was not sent: the breaker, the cool-down, the budget or the deadline refused it. */
+  refusedUpstream(operation: Operation, reason: RefusalReason): void
   /** A logout record Redis could not write or be asked for (the check failed open). */
   revocationFailed(operation: 'revoke' | 'check'): void
   /** A create made with a session's token that the upstream answered with `userId: null`. */
@@ -175,6 +183,29 @@ function quotaMetrics(registry: Registry, quota: () => QuotaStats) {
   )
 }
 
+function readinessMetrics(registry: Registry, readiness: () => ReadinessState) {
+  new Gauge({
+    name: 'gateway_ready',
+    help: '1 while /readyz answers 200 (no member of this instance failing)',
+    registers: [registry],
+    collect() {
+      this.set(Object.keys(readiness().failing).length === 0 ? 1 : 0)
+    },
+  })
+  new Gauge({
+    name: 'gateway_readiness_problem',
+    help: 'Readiness members in trouble: 1 per member, with state failing (its own: 503) or degraded (shared: still 200)',
+    labelNames: ['member', 'state'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      const { failing, degraded } = readiness()
+      for (const member of Object.keys(failing)) this.set({ member, state: 'failing' }, 1)
+      for (const member of Object.keys(degraded)) this.set({ member, state: 'degraded' }, 1)
+    },
+  })
+}
+
 export const metricsPlugin = fp(
   async (app: FastifyInstance, opts: { sources: MetricsSources }) => {
     const registry = new Registry()
@@ -219,6 +250,19 @@ export const metricsPlugin = fp(
       registers: [registry],
     })
 
+    const refusals = new Counter({
+      name: 'gateway_upstream_calls_refused_total',
+      help: 'Upstream calls not sent (no attempt counted), by operation and reason: breaker, cool_down, budget or deadline',
+      labelNames: ['operation', 'reason'],
+      registers: [registry],
+    })
+    new Gauge({
+      name: 'gateway_build_info',
+      help: 'What this instance runs: always 1, with the gateway version and the Node.js version as labels',
+      labelNames: ['version', 'node'],
+      registers: [registry],
+    }).set({ version: VERSION, node: process.versions.node }, 1)
+
     const revocationFailures = new Counter({
       name: 'gateway_session_revocation_failures_total',
       help: 'Logout records Redis could not write (revoke) or be asked for (check, which then fails open)',
@@ -250,6 +294,17 @@ export const metricsPlugin = fp(
     if (sources.quotes) quoteMetrics(registry, sources.quotes)
     if (sources.catalog) catalogMetrics(registry, sources.catalog)
     if (sources.upstreamQuota) quotaMetrics(registry, sources.upstreamQuota)
+    if (sources.tenantKeyRefusals) {
+      sourced(
+        registry,
+        sources.tenantKeyRefusals,
+        'counter',
+        'gateway_upstream_tenant_key_refused_total',
+        'Upstream answers that refused TENANT_API_KEY',
+        (n) => n,
+      )
+    }
+    if (sources.readiness) readinessMetrics(registry, sources.readiness)
     if (sources.redisUp) {
       const redisUp = sources.redisUp
       new Gauge({
@@ -275,6 +330,7 @@ export const metricsPlugin = fp(
 
     app.decorate('metrics', {
       registry,
+      refusedUpstream: (operation, reason) => refusals.inc({ operation, reason }),
       observeUpstream(o: CallObservation) {
         upstreamLatency.observe({ operation: o.operation, outcome: o.outcome }, o.ms / 1000)
         if (o.outcome !== 'ok') upstreamErrors.inc({ operation: o.operation, code: o.outcome })

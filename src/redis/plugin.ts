@@ -1,10 +1,14 @@
-// The one Redis connection of a gateway process (REDIS_URL): shared rate-limit counters and
-// idempotency records. Redis is a helper, never a dependency: commands fail fast while it is away
-// (no offline queue, a command deadline) so callers can fall back, and each change of state is
-// logged once instead of once per reconnect attempt.
+// The one Redis connection of a gateway process (REDIS_URL): shared rate-limit counters, idempotency
+// records and logouts. Redis is a shared helper with a deadline, never a dependency: every command
+// has REDIS_COMMAND_TIMEOUT_MS; a connection that gives no answer within it is dropped, so later
+// commands fail at once (no offline queue) instead of each waiting a deadline, and each reconnect's
+// handshake is the probe that tells when Redis answers in time again. Records taken while it was away
+// are written back (onRecovery) before the link reports itself up. Each change of state is logged
+// once instead of once per reconnect attempt.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
+import { ConfigError } from '../config.js'
 import type { ReadinessCheck } from '../ops/health.js'
 
 declare module 'fastify' {
@@ -18,16 +22,22 @@ export interface RedisLinkOptions {
   url: string
   /** How long start-up waits for the first connection before serving without it. */
   connectWaitMs: number
-  /** Deadline of one command: a Redis that hangs must not hang requests. */
+  /** Deadline of one command (REDIS_COMMAND_TIMEOUT_MS): a Redis that hangs must not hang requests. */
   commandTimeoutMs: number
 }
 
 type LinkState = 'connecting' | 'up' | 'down'
 
+/** A reply error of ioredis carries the command it answered. */
+type CommandError = Error & { command?: { name: string } }
+
 export class RedisLink {
   readonly client: Redis
   private state: LinkState = 'connecting'
   private reason = 'not connected yet'
+  /** Redis refused the database REDIS_URL names: a configuration error, never a fallback to db 0. */
+  private refusal: string | undefined
+  private readonly recoveries: Array<() => Promise<void>> = []
 
   constructor(
     private readonly options: RedisLinkOptions,
@@ -37,16 +47,34 @@ export class RedisLink {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs,
+      // A stopped Redis keeps its socket open: no data within the deadline drops the connection.
+      socketTimeout: options.commandTimeoutMs,
       connectTimeout: options.connectWaitMs,
-      retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
+      // Short: records taken during an outage are written back at the first reconnect.
+      retryStrategy: (attempt) => Math.min(attempt * 200, 1_000),
     })
-    this.client.on('ready', () => this.mark('up', 'connected'))
-    this.client.on('error', (err: Error) => this.mark('down', err.message || err.name))
-    this.client.on('close', () => this.mark('down', 'connection closed'))
+    this.client.on('ready', () => void this.recovered())
+    this.client.on('error', (err: CommandError) => {
+      if (err.command?.name === 'select' && this.refusal === undefined) {
+        this.refusal = err.message
+        this.log.error(
+          { redis: 'down', reason: this.describe(err) },
+          'redis refused the database REDIS_URL names: rate limits, idempotency keys and logouts stay in this process until REDIS_URL is fixed',
+        )
+      }
+      this.mark('down', this.describe(err))
+    })
+    // Follows an error when there is one: keep the error's reason, which says more.
+    this.client.on('close', () => this.state !== 'down' && this.mark('down', 'connection closed'))
   }
 
   get up(): boolean {
     return this.state === 'up'
+  }
+
+  /** Runs each time Redis answers again, before the link reports up: write-backs of an outage's records. */
+  onRecovery(task: () => Promise<void>): void {
+    this.recoveries.push(task)
   }
 
   /** Resolves once connected, at the first failure, or after connectWaitMs: the gateway starts either way. */
@@ -65,18 +93,46 @@ export class RedisLink {
     })
   }
 
+  /** The refusal of REDIS_URL's database, as a start-up error naming the variable. */
+  configurationError(): ConfigError | undefined {
+    if (this.refusal === undefined) return undefined
+    const db = new URL(this.options.url).pathname.slice(1)
+    return new ConfigError(
+      `Invalid configuration:\n  REDIS_URL: Redis refused database ${db} (${this.refusal})`,
+    )
+  }
+
   /** A readiness check that degrades /readyz without failing it (see docs/operations.md). */
   readiness(): ReadinessCheck {
     return {
       name: 'redis',
       degradesOnly: true,
-      problem: () => (this.up ? undefined : `unreachable: ${this.reason}`),
+      problem: () => {
+        if (this.refusal !== undefined) return `REDIS_URL names a database Redis refused: ${this.refusal}`
+        return this.up ? undefined : `unreachable: ${this.reason}`
+      },
     }
   }
 
   async close(): Promise<void> {
     this.state = 'down'
     await this.client.quit().catch(() => this.client.disconnect())
+  }
+
+  private async recovered() {
+    if (this.refusal !== undefined) {
+      // Never database 0 in its place: no reconnect (start-up turns this into an error naming REDIS_URL).
+      this.client.disconnect()
+      return
+    }
+    for (const task of this.recoveries) await task().catch(() => {})
+    if (this.client.status === 'ready') this.mark('up', 'connected')
+  }
+
+  private describe(err: CommandError): string {
+    if (err.command?.name === 'select') return `REDIS_URL names a database Redis refused: ${err.message}`
+    if (/^Socket timeout/.test(err.message)) return `no answer within ${this.options.commandTimeoutMs} ms`
+    return err.message || err.name
   }
 
   private mark(state: 'up' | 'down', reason: string) {
@@ -93,29 +149,33 @@ export class RedisLink {
     } else {
       this.log.error(
         { redis: 'down', reason },
-        'redis unreachable: rate limits and logout checks fail open, idempotency keys and logouts fall back to this process only',
+        'redis unreachable: rate limits and logout checks fail open, idempotency keys and logouts are kept by this process and written back when it returns',
       )
     }
   }
 }
 
-/** Redis answers in well under a millisecond; a second without an answer means it is in trouble. */
-const COMMAND_TIMEOUT_MS = 1_000
+/** Longest wait for the first connection at start-up. */
 const CONNECT_WAIT_MS = 2_000
 
 export const redisPlugin = fp(
-  async (app: FastifyInstance, opts: { url: string | undefined }) => {
+  async (app: FastifyInstance, opts: { url: string | undefined; commandTimeoutMs: number }) => {
     if (!opts.url) {
       app.decorate('redis', undefined)
       return
     }
     const link = new RedisLink(
-      { url: opts.url, connectWaitMs: CONNECT_WAIT_MS, commandTimeoutMs: COMMAND_TIMEOUT_MS },
+      { url: opts.url, connectWaitMs: CONNECT_WAIT_MS, commandTimeoutMs: opts.commandTimeoutMs },
       app.log,
     )
     app.decorate('redis', link)
     app.addHook('onClose', () => link.close())
     await link.waitUntilReady()
+    const refused = link.configurationError()
+    if (refused) {
+      await link.close()
+      throw refused
+    }
   },
   { name: 'redis' },
 )

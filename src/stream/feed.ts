@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js'
 import type { OrderReader } from '../orders/read.js'
 import { type OrderStatus, statusUpdateSchema, TERMINAL_STATUSES } from '../upstream/schemas.js'
 import type { StreamClient, StreamGroup } from './clients.js'
+import { eventId } from './event-ids.js'
 import { STATUS_EVENT } from './events.js'
 import { eventFrame } from './frames.js'
 import { type SubscriptionDeps, type SubscriptionTuning, UpstreamSubscription } from './subscription.js'
@@ -134,7 +135,7 @@ export class OrderFeed implements StreamGroup {
       if (rankOf(update.status) <= this.rank) return
       const read = await this.freshRead(update.status)
       const data = read ? { ...update, order: read.body } : update
-      const id = message.id ?? String(read?.readAt ?? this.host.clock.now())
+      const id = eventId(message.id ?? String(read?.readAt ?? this.host.clock.now()), update.status)
       this.publish(update.status, eventFrame({ event: STATUS_EVENT, id, data: JSON.stringify(data) }))
     })
   }
@@ -200,7 +201,8 @@ export class OrderFeed implements StreamGroup {
   }
 }
 
-function catchUpFrame(read: OrderRead): Buffer {
+/** A status-update for the order as `read` found it, stamped with the moment of that read. */
+export function catchUpFrame(read: OrderRead): Buffer {
   const order = read.body
   const data = {
     orderId: order.uuid,
@@ -209,7 +211,8 @@ function catchUpFrame(read: OrderRead): Buffer {
     updatedAt: new Date(read.readAt).toISOString(),
     order,
   }
-  return eventFrame({ event: STATUS_EVENT, id: String(read.readAt), data: JSON.stringify(data) })
+  const id = eventId(String(read.readAt), order.status)
+  return eventFrame({ event: STATUS_EVENT, id, data: JSON.stringify(data) })
 }
 
 function safeJson(text: string): unknown {

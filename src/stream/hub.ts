@@ -11,7 +11,8 @@ import type { UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import type { StreamClients, StreamSource } from './clients.js'
 import { SNAPSHOT_EVENT } from './events.js'
-import { type FeedHost, OrderFeed, type OrderRead, type StatusClient } from './feed.js'
+import { eventId } from './event-ids.js'
+import { catchUpFrame, type FeedHost, OrderFeed, type OrderRead, type StatusClient } from './feed.js'
 import { eventFrame } from './frames.js'
 import type { SubscriptionTuning } from './subscription.js'
 
@@ -79,19 +80,19 @@ export class StatusHub implements StreamSource {
 
   /**
    * Takes over a response whose headers are written: the snapshot first, then either the end (a
-   * terminal order) or the order's feed.
+   * terminal order: after its terminal update too when the client `missedEnd`) or the order's feed.
    */
-  attach(client: StatusClient, uuid: string, res: ServerResponse, read: OrderRead): void {
+  attach(client: StatusClient, uuid: string, res: ServerResponse, read: OrderRead, missedEnd = false): void {
     const { streams } = this.opts
     if (!streams.attach(client, res)) return
     const snapshot = eventFrame({
       retry: streams.retryAdvice(),
       event: SNAPSHOT_EVENT,
-      id: String(read.readAt),
+      id: eventId(String(read.readAt), read.body.status),
       data: read.raw.toString('utf8'),
     })
     if (TERMINAL_STATUSES.has(read.body.status)) {
-      streams.finish(client, snapshot)
+      streams.finish(client, missedEnd ? Buffer.concat([snapshot, catchUpFrame(read)]) : snapshot)
       return
     }
     streams.deliver(client, snapshot)

@@ -8,6 +8,7 @@ import { clientIpOf } from '../edge/client-ip.js'
 import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { orderParams } from '../orders/schemas.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
+import { deliveredEnd } from './event-ids.js'
 import { SNAPSHOT_EVENT, STATUS_EVENT, snapshotEvent, statusUpdateEvent } from './events.js'
 import type { OrderRead } from './feed.js'
 import type { StatusHub } from './hub.js'
@@ -42,7 +43,7 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
             },
             204: {
               description:
-                'A reconnect (Last-Event-ID) for an order that is already terminal: stop reconnecting.',
+                "A reconnect (Last-Event-ID) from a stream that had already delivered the order's terminal status: stop reconnecting. A reconnect that missed it gets the snapshot and the terminal `orders:status-update` instead, then the end.",
             },
           },
           problems: ['INVALID_ORDER_ID', 'ORDER_NOT_FOUND', ...UPSTREAM_FAILURES],
@@ -62,12 +63,16 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
         hub.release(client)
         throw err
       }
-      // A browser reconnecting after the terminal event: 204 is what makes EventSource stop for good.
-      if (TERMINAL_STATUSES.has(read.body.status) && request.headers['last-event-id'] !== undefined) {
+      // Decided from the event id alone, so every instance answers a reconnect alike (event-ids.ts).
+      const header = request.headers['last-event-id']
+      const lastEventId = Array.isArray(header) ? header[0] : header
+      const terminal = TERMINAL_STATUSES.has(read.body.status)
+      if (terminal && lastEventId !== undefined && deliveredEnd(lastEventId)) {
+        // It has the end: 204 is what makes EventSource stop for good.
         hub.release(client)
         return reply.code(204).header('cache-control', 'no-store').send()
       }
-      hub.attach(client, uuid, openEventStream(reply), read)
+      hub.attach(client, uuid, openEventStream(reply), read, terminal && lastEventId !== undefined)
     },
   )
 }

@@ -19,6 +19,7 @@ import {
   type Operation,
 } from './classify.js'
 import { CoolDown } from './cool-down.js'
+import type { TenantKeyWatch } from './tenant-key.js'
 import { requestWhole, type WholeResponse } from './whole-response.js'
 
 export interface UpstreamTuning {
@@ -93,6 +94,9 @@ export interface CallObservation {
   ms: number
 }
 
+/** Why a call was not sent: counted apart from attempts, which are calls that went out. */
+export type RefusalReason = 'breaker' | 'cool_down' | 'budget' | 'deadline'
+
 export interface UpstreamClientOptions {
   baseUrl: string
   tenantKey: string
@@ -103,6 +107,10 @@ export interface UpstreamClientOptions {
   /** Gives every call its `traceparent` (and its span, when spans are exported). */
   tracing: Tracing
   observe?: (o: CallObservation) => void
+  /** A call the breaker, the cool-down, the budget or the spent deadline kept from going out. */
+  refused?: (operation: Operation, reason: RefusalReason) => void
+  /** Told whether the upstream accepts the tenant key, from every call that carries it. */
+  tenantKeyWatch?: TenantKeyWatch
   onBreakerChange?: (state: BreakerState) => void
   /** UPSTREAM_MAX_RPS; undefined: calls are not counted. */
   budget?: CallBudget
@@ -172,12 +180,14 @@ export class UpstreamClient {
     const method = call.method ?? 'GET'
     const idempotent = method === 'GET'
     const { tuning } = this.options
-    // One span (when spans are exported) and one traceparent for all the call's attempts.
-    const trace = this.options.tracing.call(ctx.trace, call.operation, method)
+    // One span (when spans are exported) and one traceparent for all the call's attempts, made when
+    // the first attempt goes out: a call refused before sending anything has no span.
+    let trace: CallTrace | undefined
+    const traceOf = () => (trace ??= this.options.tracing.call(ctx.trace, call.operation, method))
     for (let attempt = 0; ; attempt += 1) {
-      const outcome = await this.attempt(ctx, call, trace)
+      const outcome = await this.attempt(ctx, call, traceOf)
       if (!('error' in outcome)) {
-        trace.end()
+        trace?.end()
         return outcome
       }
       const { error, unclassified } = outcome
@@ -189,7 +199,7 @@ export class UpstreamClient {
         attempt < (call.retries ?? tuning.retries) &&
         ctx.deadline - (this.options.clock.now() + delay) >= tuning.minAttemptMs
       if (!retry) {
-        trace.end()
+        trace?.end()
         throw error
       }
       ctx.log.debug({ operation: call.operation, attempt: attempt + 1, delay }, 'retrying upstream call')
@@ -200,19 +210,24 @@ export class UpstreamClient {
   private async attempt<T>(
     ctx: CallContext,
     call: UpstreamCall<T>,
-    trace: CallTrace,
+    traceOf: () => CallTrace,
   ): Promise<UpstreamReply<T> | Classified> {
     const started = performance.now()
+    // Only for an attempt that was sent: refusals are counted apart (refuse).
     const finish = (status: number | undefined, outcome: string) => {
       const ms = performance.now() - started
       if (ctx.timing) ctx.timing.ms += ms
-      trace.attempted(status, outcome)
+      traceOf().attempted(status, outcome)
       this.options.observe?.({ operation: call.operation, outcome, status, ms })
     }
+    const refuse = (reason: RefusalReason) => this.options.refused?.(call.operation, reason)
     const cooling = this.coolDown.refusal()
-    if (cooling) return { error: cooling, unclassified: false }
+    if (cooling) {
+      refuse('cool_down')
+      return { error: cooling, unclassified: false }
+    }
     if (!this.breaker.allow()) {
-      finish(undefined, 'UPSTREAM_UNAVAILABLE')
+      refuse('breaker')
       return {
         error: new GatewayError(
           'UPSTREAM_UNAVAILABLE',
@@ -225,12 +240,13 @@ export class UpstreamClient {
     if (overBudget) {
       // No call, so no verdict; but this may have been the breaker's half-open probe.
       this.breaker.settle()
+      refuse('budget')
       return { error: overBudget, unclassified: false }
     }
     const remaining = ctx.deadline - this.options.clock.now()
     if (remaining <= 0) {
       this.breaker.settle()
-      finish(undefined, 'UPSTREAM_TIMEOUT')
+      refuse('deadline')
       return {
         error: new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.'),
         unclassified: false,
@@ -246,7 +262,7 @@ export class UpstreamClient {
         {
           method: call.method ?? 'GET',
           path: this.pathOf(call),
-          headers: this.headersOf(ctx, call, trace.traceparent),
+          headers: this.headersOf(ctx, call, traceOf().traceparent),
           body: call.body === undefined ? null : JSON.stringify(call.body),
           // A backstop only, set past the deadline: the attempt's own timer (whole-response.ts) keeps
           // it. undici's timers tick every half second and may fire up to that much early, which
@@ -276,6 +292,8 @@ export class UpstreamClient {
     if (status >= 200 && status < 300) {
       const parsed = call.schema.safeParse(json)
       if (parsed.success) {
+        // With a user's token as well, the upstream may have let the call through on that one.
+        if (call.tenantKey && !call.accessToken) this.options.tenantKeyWatch?.accepted()
         this.breaker.success()
         finish(status, 'ok')
         return { status, body: parsed.data, raw, headers }
@@ -295,6 +313,8 @@ export class UpstreamClient {
       this.options.clock.now(),
     )
     this.logAnswer(ctx, call.operation, status, raw, outcome)
+    if (call.tenantKey && outcome.error.code === 'UPSTREAM_AUTH_FAILED')
+      this.options.tenantKeyWatch?.refused()
     if (status === 429) this.coolDown.start(Number(outcome.error.members.retryAfter))
     if (outcome.unclassified) this.breaker.failure()
     else this.breaker.success()
@@ -305,8 +325,12 @@ export class UpstreamClient {
   /** Opens the upstream status stream. The caller owns the body and must destroy it. */
   async openStream(ctx: CallContext, path: string, signal: AbortSignal) {
     const cooling = this.coolDown.refusal()
-    if (cooling) throw cooling
+    if (cooling) {
+      this.options.refused?.('stream', 'cool_down')
+      throw cooling
+    }
     if (!this.breaker.allow()) {
+      this.options.refused?.('stream', 'breaker')
       throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is failing; calls are paused briefly.')
     }
     // The span covers the opening, up to the answer's head; the stream itself may last minutes.

@@ -9,9 +9,11 @@ import type { Redis } from 'ioredis'
 import type { Clock } from '../clock.js'
 import { MemoryWindowCounter, RedisWindowCounter } from '../redis/window-counter.js'
 import { CallBudget } from './call-budget.js'
-import type { CallContext, CallObservation, UpstreamTuning } from './client.js'
+import type { Operation } from './classify.js'
+import type { CallContext, CallObservation, RefusalReason, UpstreamTuning } from './client.js'
 import { UpstreamClient } from './client.js'
 import { CoolDown } from './cool-down.js'
+import { TenantKeyWatch } from './tenant-key.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +33,8 @@ export interface UpstreamPluginOptions {
   userAgent: string
   random?: () => number
   observe?: (o: CallObservation) => void
+  /** Calls refused before they were sent, by reason. */
+  refused?: (operation: Operation, reason: RefusalReason) => void
   /** UPSTREAM_MAX_RPS. */
   maxRps?: number
   /** The Redis shared by the fleet (REDIS_URL). */
@@ -57,7 +61,11 @@ const contexts = Symbol('upstreamContext')
 
 export const upstreamPlugin = fp(
   async (app: FastifyInstance, opts: UpstreamPluginOptions) => {
+    const tenantKey = new TenantKeyWatch(app.log)
+    app.decorate('tenantKey', tenantKey)
     const client = new UpstreamClient({
+      tenantKeyWatch: tenantKey,
+      refused: opts.refused,
       baseUrl: opts.baseUrl,
       tenantKey: opts.tenantKey,
       userAgent: opts.userAgent,

@@ -10,6 +10,7 @@ export function benchConfig(upstream: string, env: Record<string, string> = {}):
   const unlimited = { max: 1_000_000_000, timeWindow: '1 minute' }
   return loadConfig({
     NODE_ENV: 'production',
+    PUBLIC_ORIGIN: 'https://bench.example',
     UPSTREAM_URL: upstream,
     TENANT_API_KEY: BENCH_TENANT_KEY,
     SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh',

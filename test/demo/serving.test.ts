@@ -5,7 +5,12 @@ import { loadConfig } from '../../src/config.js'
 import { startGateway, TEST_SESSION_SECRET } from '../helpers/gateway.js'
 
 t.test('DEMO: on by default, off with DEMO=off, off in production unless DEMO=on', async (t) => {
-  const production = { NODE_ENV: 'production', UPSTREAM_URL: 'https://up.example', TENANT_API_KEY: 'k' }
+  const production = {
+    NODE_ENV: 'production',
+    UPSTREAM_URL: 'https://up.example',
+    TENANT_API_KEY: 'k',
+    PUBLIC_ORIGIN: 'https://app.example',
+  }
   t.equal(loadConfig({}).demo, true)
   t.equal(loadConfig({ DEMO: 'off' }).demo, false)
   t.equal(loadConfig({ ...production, SESSION_SECRET: TEST_SESSION_SECRET }).demo, false)

@@ -17,23 +17,31 @@ t.test('npm start without UPSTREAM_URL starts the sandbox and says so in its fir
   t.equal(gw.stderr(), '', 'nothing on stderr: no deprecation or other warning')
 })
 
-t.test('production without UPSTREAM_URL or SESSION_SECRET refuses to start, naming them', async (t) => {
-  const gw = runGateway({ NODE_ENV: 'production', PORT: '0' })
-  t.equal(await gw.exited, 1)
-  t.match(gw.stderr(), /UPSTREAM_URL/)
-  t.match(gw.stderr(), /SESSION_SECRET/)
-})
+t.test(
+  'production without UPSTREAM_URL, SESSION_SECRET or PUBLIC_ORIGIN refuses to start, naming them',
+  async (t) => {
+    const gw = runGateway({ NODE_ENV: 'production', PORT: '0' })
+    t.equal(await gw.exited, 1)
+    t.match(gw.stderr(), /UPSTREAM_URL/)
+    t.match(gw.stderr(), /SESSION_SECRET/)
+    t.match(gw.stderr(), /PUBLIC_ORIGIN: is required in production/)
+  },
+)
 
 t.test('a bad variable stops start-up with a message naming it', async (t) => {
   const gw = runGateway({ PORT: 'abc' })
   t.equal(await gw.exited, 1)
   t.match(gw.stderr(), /PORT/)
+  const hops = runGateway({ PORT: '0', TRUST_PROXY: '1' })
+  t.equal(await hops.exited, 1, 'a hop count in TRUST_PROXY is refused')
+  t.match(hops.stderr(), /TRUST_PROXY: a hop count .* addresses or CIDR ranges/)
 })
 
 t.test(
   'SIGTERM drains: the in-flight request finishes, new ones are refused, the process exits 0',
   async (t) => {
-    const gw = runGateway({ PORT: '0', HOST: '127.0.0.1' })
+    // The phase in which /readyz alone says 503 is test/ops/shutdown-phases.test.ts's.
+    const gw = runGateway({ PORT: '0', HOST: '127.0.0.1', SHUTDOWN_READY_DELAY_MS: '0' })
     t.teardown(() => gw.child.kill('SIGKILL'))
     const first = await gw.waitFor((l) => typeof l.sandbox === 'string')
     const listening = await gw.waitFor((l) => String(l.msg).startsWith('Server listening'))

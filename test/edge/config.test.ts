@@ -54,9 +54,12 @@ t.test('a bad value stops start-up with a message naming the variable', async (t
 })
 
 t.test('production refuses the sandbox and a generated secret', async (t) => {
-  t.throws(() => loadConfig({ NODE_ENV: 'production' }), { message: /UPSTREAM_URL[\s\S]*SESSION_SECRET/ })
+  t.throws(() => loadConfig({ NODE_ENV: 'production' }), {
+    message: /UPSTREAM_URL[\s\S]*SESSION_SECRET[\s\S]*PUBLIC_ORIGIN: is required in production/,
+  })
   const ok = loadConfig({
     NODE_ENV: 'production',
+    PUBLIC_ORIGIN: 'https://app.example',
     UPSTREAM_URL: 'https://up.example/api/',
     TENANT_API_KEY: 'k',
     SESSION_SECRET: `${secret},${'t'.repeat(40)}`,

@@ -10,6 +10,10 @@ export interface PrivateRedis {
   port: number
   stop(): Promise<void>
   start(): Promise<void>
+  /** SIGSTOP: a hung Redis, its sockets open and silent. */
+  pause(): void
+  /** SIGCONT: it answers again. */
+  resume(): void
 }
 
 export const redisServerInstalled = () => !spawnSync('redis-server', ['--version']).error
@@ -41,7 +45,18 @@ export async function startPrivateRedis(t: Test): Promise<PrivateRedis> {
     proc.kill('SIGKILL')
     await exited
   }
+  const signal = (name: NodeJS.Signals) => {
+    if (!child || child.exitCode !== null) throw new Error('the private redis-server is not running')
+    child.kill(name)
+  }
   await start()
   t.teardown(stop)
-  return { url: `redis://127.0.0.1:${port}`, port, stop, start }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
+  }
 }

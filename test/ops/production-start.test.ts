@@ -152,6 +152,7 @@ t.test(
     const productionEnv = {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
+      PUBLIC_ORIGIN: 'https://app.example',
       UPSTREAM_URL: sandbox.url,
       TENANT_API_KEY: TEST_TENANT_KEY,
       SESSION_SECRET: TEST_SESSION_SECRET,

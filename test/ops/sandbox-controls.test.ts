@@ -131,6 +131,7 @@ t.test('never in production, and not when an upstream is configured', async (t) 
   const logs = logSink()
   const config = loadConfig({
     NODE_ENV: 'production',
+    PUBLIC_ORIGIN: 'https://app.example',
     UPSTREAM_URL: gw.sandbox.url,
     TENANT_API_KEY: TEST_TENANT_KEY,
     SESSION_SECRET: TEST_SESSION_SECRET,

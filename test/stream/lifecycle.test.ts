@@ -32,8 +32,10 @@ t.test(
     )
     for (const e of updates) {
       t.match(e.data, { orderId: uuid, message: 'order update', updatedAt: String }, 'the upstream fields')
-      t.equal(e.id, String(Date.parse(String(e.data.updatedAt))), 'the upstream id (updatedAt in ms)')
-      t.ok(Number(e.id) < Date.now() - HOUR / 2, 'stamped by the upstream, not by the gateway')
+      // The terminal event's id carries the gateway's mark that the end was delivered (event-ids.ts).
+      const upstreamId = e.id.replace(/\.end$/, '')
+      t.equal(upstreamId, String(Date.parse(String(e.data.updatedAt))), 'the upstream id (updatedAt in ms)')
+      t.ok(Number(upstreamId) < Date.now() - HOUR / 2, 'stamped by the upstream, not by the gateway')
       t.equal(e.data.order?.uuid, uuid)
       t.equal(e.data.order?.status, e.data.status, 'the order as re-read after the transition')
     }
@@ -73,25 +75,37 @@ t.test(
   },
 )
 
-t.test('a terminal order: snapshot then end without Last-Event-ID; 204 with it', async (t) => {
-  const gw = await streamGateway(t)
-  const uuid = await gw.newOrder()
-  gw.control.advanceTime(31 * 60 * 1000)
+t.test(
+  'a terminal order: snapshot then end without Last-Event-ID; 204 for the stream that had the end',
+  async (t) => {
+    const gw = await streamGateway(t)
+    const uuid = await gw.newOrder()
+    gw.control.advanceTime(31 * 60 * 1000)
 
-  const f = gw.follow(uuid)
-  await f.until('EventSource gives up', () => f.es.readyState === f.es.CLOSED)
-  t.same(
-    f.events.map((e) => [e.type, e.data.status]),
-    [['snapshot', 'TIMED_OUT']],
-    'the snapshot, then the end',
-  )
-  t.equal(f.errors.at(-1)?.code, 204)
+    const f = gw.follow(uuid)
+    await f.until('EventSource gives up', () => f.es.readyState === f.es.CLOSED)
+    t.same(
+      f.events.map((e) => [e.type, e.data.status]),
+      [['snapshot', 'TIMED_OUT']],
+      'the snapshot, then the end',
+    )
+    t.equal(f.errors.at(-1)?.code, 204)
 
-  const res = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': '1700000000000' } })
-  t.equal(res.status, 204)
-  t.equal(await res.text(), '')
-  t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0, 'a terminal order never opens an upstream stream')
-})
+    const delivered = f.events[0]!.id
+    const res = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': delivered } })
+    t.equal(res.status, 204, 'the id of the event that delivered the end: 204')
+    t.equal(await res.text(), '')
+
+    // An id from before the end (a stream cut before it): the end is delivered, then the stream ends.
+    const missed = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': '1700000000000' } })
+    t.equal(missed.status, 200)
+    const frames = (await missed.text()).split('\n\n').filter(Boolean)
+    t.equal(frames.length, 2, 'two events, then the end')
+    t.match(frames[0], /^retry: \d+\nevent: snapshot\nid: \d+\.end\ndata: .*"status":"TIMED_OUT"/s)
+    t.match(frames[1], /^event: orders:status-update\nid: \d+\.end\ndata: .*"status":"TIMED_OUT"/s)
+    t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0, 'a terminal order never opens an upstream stream')
+  },
+)
 
 t.test('an order that times out while followed ends the stream with TIMED_OUT', async (t) => {
   const gw = await streamGateway(t)

@@ -43,7 +43,7 @@ t.test(
       message: 'order update',
       order: { status: 'COMPLETED' },
     })
-    t.equal(last?.data.updatedAt, new Date(Number(last?.id)).toISOString())
+    t.equal(last?.data.updatedAt, new Date(Number(last?.id.replace(/\.end$/, ''))).toISOString())
     t.equal(f.errors.at(-1)?.code, 204, 'and the browser stopped')
     t.equal(gw.app.streamHub.stats().upstreamSubscriptions, 0)
   },

@@ -1,0 +1,125 @@
+// What the upstream thinks of this instance's tenant key. A key it refuses before ever accepting it
+// (a wrong key rolled out with a new version) is this instance's own fault: readiness fails, so the
+// roll-out stops while the old instances go on serving. A key refused after it had worked is an
+// upstream-side change every instance sees at once: readiness shows it as degraded and stays 200.
+// Either way each refusal is counted, and each change of state is one error line naming the variable.
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Clock } from '../clock.js'
+import type { ReadinessCheck } from '../ops/health.js'
+import { swapLimitsSchema } from './schemas.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What the upstream thinks of TENANT_API_KEY. */
+    tenantKey: TenantKeyWatch
+  }
+}
+
+type KeyState = 'unknown' | 'checking' | 'accepted' | 'refused'
+
+export class TenantKeyWatch {
+  private state: KeyState = 'unknown'
+  private everAccepted = false
+  /** Answers that refused the key, for metrics. */
+  refusals = 0
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  /** The start-up check is under way: not ready until it has an answer (or none can be had). */
+  checking(): void {
+    if (this.state === 'unknown') this.state = 'checking'
+  }
+
+  /** The check got no verdict (the upstream unreachable): a shared outage, not a key problem. */
+  undecided(): void {
+    if (this.state === 'checking') this.state = 'unknown'
+  }
+
+  accepted(): void {
+    if (this.state === 'refused')
+      this.log.warn({ tenantKey: 'accepted' }, 'the upstream accepts TENANT_API_KEY again')
+    this.everAccepted = true
+    this.state = 'accepted'
+  }
+
+  refused(): void {
+    this.refusals++
+    if (this.state === 'refused') return
+    this.state = 'refused'
+    this.log.error(
+      { tenantKey: 'refused' },
+      this.everAccepted
+        ? 'the upstream refuses TENANT_API_KEY, which it accepted before: pricing and order creation fail on every instance using it'
+        : 'the upstream refuses TENANT_API_KEY: this instance is not ready (check the key this version was deployed with)',
+    )
+  }
+
+  /** The member failing readiness (never accepted) and the one degrading it (accepted before). */
+  readiness(): ReadinessCheck[] {
+    return [
+      {
+        name: 'tenantKey',
+        problem: () => {
+          if (this.state === 'checking') return 'checking TENANT_API_KEY with the upstream'
+          if (this.state === 'refused' && !this.everAccepted) return 'the upstream refused TENANT_API_KEY'
+          return undefined
+        },
+      },
+      {
+        name: 'tenantKey',
+        degradesOnly: true,
+        problem: () =>
+          this.state === 'refused' && this.everAccepted
+            ? 'the upstream refuses TENANT_API_KEY (it accepted it before)'
+            : undefined,
+      },
+    ]
+  }
+}
+
+/** How long start-up waits for the check's answer before serving with the check still under way. */
+const START_WAIT_MS = 2_000
+
+/**
+ * Asks the upstream once at start-up, with a pricing call that needs the key (swap limits for a pair
+ * from the catalog), so a refused key keeps the instance unready before any user finds out.
+ */
+export const tenantKeyCheck = fp(
+  async (app: FastifyInstance, opts: { clock: Clock; timeoutMs: number }) => {
+    const watch = app.tenantKey
+    const check = async () => {
+      watch.checking()
+      try {
+        const pair = await app.catalog.tradablePair()
+        if (!pair) return
+        const ctx = {
+          requestId: 'tenant-key-check',
+          log: app.log,
+          deadline: opts.clock.now() + opts.timeoutMs,
+        }
+        // The verdict reaches the watch through the client, as for every call carrying the key.
+        await app.upstream.call(ctx, {
+          operation: 'swapLimits',
+          path: '/v1/tokens/swap-limits',
+          query: new URLSearchParams({
+            depositTokenId: String(pair.depositTokenId),
+            settleTokenId: String(pair.settleTokenId),
+          }).toString(),
+          tenantKey: true,
+          schema: swapLimitsSchema,
+        })
+      } catch {
+        // Refused (already told to the watch) or unanswered (a shared outage: no verdict).
+      } finally {
+        watch.undecided()
+      }
+    }
+    app.addHook('onReady', async () => {
+      let waited: NodeJS.Timeout | undefined
+      await Promise.race([check(), new Promise((resolve) => (waited = setTimeout(resolve, START_WAIT_MS)))])
+      clearTimeout(waited)
+    })
+  },
+  { name: 'tenant-key-check', dependencies: ['upstream', 'catalog'] },
+)

@@ -1,0 +1,81 @@
+// The production build the fleet runs: `npm run build` over a copy of what the Dockerfile's build stage
+// copies, in the system's temporary folder. Compiling takes most of a minute on two cores, so the fleet
+// files share one build per content: the folder is named by a hash of the sources and the lockfile,
+// built once under a lock folder, and reused while nothing changed.
+import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+const ROOT = process.cwd()
+const CLIENT = 'packages/client'
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src']
+const CLIENT_SOURCES = ['package.json', 'tsconfig.json', 'src']
+const DONE = '.built'
+
+async function files(path: string): Promise<string[]> {
+  if (!(await stat(path)).isDirectory()) return [path]
+  const names = (await readdir(path)).sort()
+  return (await Promise.all(names.map((n) => files(join(path, n))))).flat()
+}
+
+/** Changes with any file the build reads, and with the checkout (its node_modules are linked). */
+async function contentHash(): Promise<string> {
+  const hash = createHash('sha256').update(ROOT)
+  const paths = [...SOURCES, ...CLIENT_SOURCES.map((f) => join(CLIENT, f))]
+  for (const path of paths) {
+    for (const file of await files(join(ROOT, path))) {
+      hash.update(file).update(await readFile(file))
+    }
+  }
+  return hash.digest('hex').slice(0, 16)
+}
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  )
+
+async function build(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true })
+  await mkdir(dir)
+  for (const file of SOURCES) await cp(join(ROOT, file), join(dir, file), { recursive: true })
+  for (const file of CLIENT_SOURCES)
+    await cp(join(ROOT, CLIENT, file), join(dir, CLIENT, file), { recursive: true })
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+  await run('npm', ['run', 'build'], { cwd: dir, maxBuffer: 16 << 20 })
+  await writeFile(join(dir, DONE), new Date().toISOString())
+}
+
+/** The folder holding `dist/server.js`, built now or by an earlier fleet file. */
+export async function productionBuild(): Promise<string> {
+  const dir = join(tmpdir(), `swap-gateway-fleet-${await contentHash()}`)
+  const lock = `${dir}.lock`
+  for (const deadline = Date.now() + 600_000; ;) {
+    if (await exists(join(dir, DONE))) return dir
+    const mine = await mkdir(lock).then(
+      () => true,
+      () => false,
+    )
+    if (mine) {
+      try {
+        if (!(await exists(join(dir, DONE)))) await build(dir)
+        return dir
+      } finally {
+        await rm(lock, { recursive: true, force: true })
+      }
+    }
+    // Another file builds it; a lock older than any build is left over from a killed run.
+    const age = await stat(lock).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    )
+    if (age > 300_000) await rm(lock, { recursive: true, force: true })
+    if (Date.now() > deadline) throw new Error(`the fleet build at ${dir} did not finish`)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+}
