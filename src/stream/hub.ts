@@ -86,7 +86,6 @@ export class StatusHub {
 
   /** Takes a place for a new stream, or refuses it: per client IP first, then in total. */
   admit(ip: string): StreamClient {
-    if (this.closing) throw shuttingDown()
     const retryAfter = Math.max(1, Math.ceil(this.opts.retryMs / 1000))
     const retry = { members: { retryAfter }, headers: { 'retry-after': String(retryAfter) } }
     const mine = this.perIp.get(ip) ?? 0
@@ -109,6 +108,11 @@ export class StatusHub {
     return { ip, res: undefined, rank: -1, feed: undefined, released: false }
   }
 
+  /** True once shutdown has begun: a stream attached now gets its snapshot and an end. */
+  get draining(): boolean {
+    return this.closing
+  }
+
   /** Gives the place back; safe to call more than once. */
   release(client: StreamClient): void {
     if (client.released) return
@@ -120,11 +124,6 @@ export class StatusHub {
     if (client.res) this.open--
     client.feed?.leave(client)
     client.res = undefined
-  }
-
-  /** Refuses to start a stream once shutdown has begun (a read may have been in flight). */
-  assertOpen(): void {
-    if (this.closing) throw shuttingDown()
   }
 
   /**
@@ -147,6 +146,12 @@ export class StatusHub {
     })
     if (TERMINAL_STATUSES.has(read.body.status)) {
       this.finish(client, missedEnd ? Buffer.concat([snapshot, catchUpFrame(read)]) : snapshot)
+      return
+    }
+    if (this.closing) {
+      // A late stream on a draining instance (on a connection already open): a refusal would stop an
+      // EventSource for good, so it gets its snapshot and an end, and reconnects to another instance.
+      this.finish(client, Buffer.concat([snapshot, GOODBYE]), false)
       return
     }
     this.deliver(client, snapshot)
@@ -250,10 +255,6 @@ export class StatusHub {
 function end(client: StreamClient): void {
   const res = client.res
   if (res && !res.destroyed && !res.writableEnded) res.end()
-}
-
-function shuttingDown(): GatewayError {
-  return new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; reconnect in a moment.')
 }
 
 function countPolling(feeds: Iterable<OrderFeed>): number {

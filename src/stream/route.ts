@@ -76,7 +76,6 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
       let read: OrderRead
       try {
         read = await app.orderReader.read(request.upstreamContext(), uuid)
-        hub.assertOpen()
       } catch (err) {
         hub.release(client)
         throw err
@@ -91,7 +90,14 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
         return reply.code(204).header('cache-control', 'no-store').send()
       }
       reply.hijack()
-      reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...SSE_HEADERS })
+      // Draining, the stream ends after its snapshot: its connection must end too, or the client's
+      // reconnect would come back over it to this instance.
+      const connection = hub.draining ? { connection: 'close' } : {}
+      reply.raw.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
+        ...SSE_HEADERS,
+        ...connection,
+      })
       flattenHead(reply.raw)
       hub.attach(client, uuid, reply.raw, read, terminal && lastEventId !== undefined)
     },
