@@ -79,16 +79,21 @@ export class QuoteHub implements StreamSource {
       this.polls.set(query, poll)
     }
     poll.join(client)
-    const first = await poll.first(ctx)
-    this.opts.streams.assertOpen()
-    return first
+    return poll.first(ctx)
+  }
+
+  /** True once shutdown has begun: a stream opened now gets its first quote and an end. */
+  get draining(): boolean {
+    return this.opts.streams.draining
   }
 
   /** Takes over a response whose headers are written: the first quote, with the `retry:` advice. */
   attach(client: QuoteClient, res: ServerResponse, first: Buffer): void {
     const { streams } = this.opts
     if (!streams.attach(client, res)) return
-    streams.deliver(client, Buffer.concat([Buffer.from(`retry: ${streams.retryAdvice()}\n`), first]))
+    const opening = Buffer.concat([Buffer.from(`retry: ${streams.retryAdvice()}\n`), first])
+    if (streams.draining) streams.farewell(client, opening)
+    else streams.deliver(client, opening)
   }
 
   stats(): QuoteStats {

@@ -83,7 +83,7 @@ export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteO
         hub.release(client)
         throw err
       }
-      hub.attach(client, openEventStream(reply), first)
+      hub.attach(client, openEventStream(reply, hub.draining), first)
     },
   )
 }

@@ -80,7 +80,6 @@ export class StreamClients {
 
   /** Takes a place for a new stream, or refuses it: per client IP first, then in total. */
   admit<T extends object>(ip: string, kind: StreamKind, own: T): StreamClient & T {
-    if (this.closing) throw shuttingDown()
     const retryAfter = Math.max(1, Math.ceil(this.opts.retryMs / 1000))
     const retry = { members: { retryAfter }, headers: { 'retry-after': String(retryAfter) } }
     const mine = this.perIp.get(ip) ?? 0
@@ -112,9 +111,17 @@ export class StreamClients {
     client.res = undefined
   }
 
-  /** Refuses to start a stream once shutdown has begun (its first read may have been in flight). */
-  assertOpen(): void {
-    if (this.closing) throw shuttingDown()
+  /** True once shutdown has begun: a stream opened now gets its first event and an end (`farewell`). */
+  get draining(): boolean {
+    return this.closing
+  }
+
+  /**
+   * A late stream on a draining instance (its connection was already open): a refusal would stop an
+   * EventSource for good, so it gets its first event and an end, and reconnects to another instance.
+   */
+  farewell(client: StreamClient, first: Buffer): void {
+    this.finish(client, Buffer.concat([first, GOODBYE]), false)
   }
 
   /** Takes over a response whose headers are written; false when its client has already gone. */
@@ -201,8 +208,4 @@ export class StreamClients {
 function end(client: StreamClient): void {
   const res = client.res
   if (res && !res.destroyed && !res.writableEnded) res.end()
-}
-
-function shuttingDown(): GatewayError {
-  return new GatewayError('SERVICE_UNAVAILABLE', 'The gateway is shutting down; reconnect in a moment.')
 }

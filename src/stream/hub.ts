@@ -74,8 +74,8 @@ export class StatusHub implements StreamSource {
   }
 
   /** Refuses to start a stream once shutdown has begun (a read may have been in flight). */
-  assertOpen(): void {
-    this.opts.streams.assertOpen()
+  get draining(): boolean {
+    return this.opts.streams.draining
   }
 
   /**
@@ -93,6 +93,10 @@ export class StatusHub implements StreamSource {
     })
     if (TERMINAL_STATUSES.has(read.body.status)) {
       streams.finish(client, missedEnd ? Buffer.concat([snapshot, catchUpFrame(read)]) : snapshot)
+      return
+    }
+    if (streams.draining) {
+      streams.farewell(client, snapshot)
       return
     }
     streams.deliver(client, snapshot)

@@ -22,9 +22,17 @@ function flattenHead(res: ServerResponse): void {
   if (typeof head === 'string') head.charCodeAt(0)
 }
 
-export function openEventStream(reply: FastifyReply): ServerResponse {
+/**
+ * `ending`: the stream ends after its first event (the instance is draining), so its connection ends
+ * too, or the client's reconnect would come back over it to this instance.
+ */
+export function openEventStream(reply: FastifyReply, ending = false): ServerResponse {
   reply.hijack()
-  reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...SSE_HEADERS })
+  reply.raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    ...SSE_HEADERS,
+    ...(ending ? { connection: 'close' } : {}),
+  })
   flattenHead(reply.raw)
   return reply.raw
 }

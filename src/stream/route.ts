@@ -58,7 +58,6 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
       let read: OrderRead
       try {
         read = await app.orderReader.read(request.upstreamContext(), uuid)
-        hub.assertOpen()
       } catch (err) {
         hub.release(client)
         throw err
@@ -72,7 +71,13 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
         hub.release(client)
         return reply.code(204).header('cache-control', 'no-store').send()
       }
-      hub.attach(client, uuid, openEventStream(reply), read, terminal && lastEventId !== undefined)
+      hub.attach(
+        client,
+        uuid,
+        openEventStream(reply, hub.draining),
+        read,
+        terminal && lastEventId !== undefined,
+      )
     },
   )
 }
