@@ -1,4 +1,4 @@
-// Redis as it really fails (CONTRACT.md §9, "Redis with a deadline"), on a private redis-server so the
+// Redis as it really fails (docs/operations.md, "When Redis goes away"), on a private redis-server so the
 // shared one is never touched: hung (SIGSTOP) it costs the requests in flight one command deadline and
 // later requests nothing, shows as a degraded readiness member and gateway_redis_up 0; hung or killed,
 // the logouts and Idempotency-Key records taken meanwhile are written back when it answers again, so
