@@ -12,8 +12,6 @@ import { fleetSkip, type Fleet, startFleet } from './fleet.js'
 const UPSTREAM_WINDOW_MS = 3000
 const RATE_LIMITS = JSON.stringify({ pricing: { max: 100_000, timeWindow: '1 minute' } })
 
-t.setTimeout(240_000)
-
 function quotePath(fleet: Fleet) {
   const p = picks(fleet.sandbox.control.tokens())
   return `/api/v1/tokens/quote?depositTokenId=${p.usdtEth.id}&settleTokenId=${p.eth.id}&amount=250&amountIsDeposit=true`
