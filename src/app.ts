@@ -246,7 +246,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       app.draining.readiness(),
       ...app.catalog.readiness(),
       ...app.tenantKey.readiness(),
-      upstreamReadiness(app.upstream, clock, config.catalogTtlMs),
+      upstreamReadiness(app.upstream, clock, config.catalogTtlMs, config.readinessUpstreamWindowMs),
       ...(app.redis ? [app.redis.readiness()] : []),
     ],
   })

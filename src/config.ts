@@ -167,6 +167,7 @@ const envSchema = z.object({
   UPSTREAM_TIMEOUT_MS: int(10_000, 1),
   CATALOG_TTL_MS: int(300_000, 1),
   CATALOG_MAX_STALE_MS: int(86_400_000, 0),
+  READINESS_UPSTREAM_WINDOW_MS: int(60_000, 1),
   SSE_HEARTBEAT_MS: int(15_000, 1),
   SSE_MAX_PER_IP: int(20, 1),
   SSE_MAX_TOTAL: int(10_000, 1),
@@ -237,6 +238,8 @@ const configSchema = envSchema
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       catalogTtlMs: e.CATALOG_TTL_MS,
       catalogMaxStaleMs: e.CATALOG_MAX_STALE_MS,
+      /** No upstream answer for this long (two catalog reloads at least) degrades readiness. */
+      readinessUpstreamWindowMs: e.READINESS_UPSTREAM_WINDOW_MS,
       sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
       sseMaxPerIp: e.SSE_MAX_PER_IP,
       sseMaxTotal: e.SSE_MAX_TOTAL,

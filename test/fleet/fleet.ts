@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import type { Test } from 'tap'
+import tap, { type Test } from 'tap'
 import type { SandboxControl } from '../../src/sandbox/app.js'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody, picks } from '../helpers/picks.js'
@@ -24,6 +24,13 @@ export const fleetSkip: string | false = !haproxyBinary
   : !installed('redis-server', '--version')
     ? 'redis-server is not installed (apt-get install redis-server): the fleet suite is skipped'
     : false
+
+/**
+ * A fleet file's time limit, counted from when the shared build is ready: the first fleet file of a
+ * checkout builds it (most of a minute on two cores, more when loaded) and the others wait for it
+ * under the runner's own limit, so a slow build does not eat into the scenarios' time.
+ */
+export const SCENARIO_TIMEOUT_MS = 180_000
 
 export const SESSION_SECRET = 'fleet-session-secret-0123456789-abcdefghij'
 
@@ -132,6 +139,7 @@ export async function startFleet(t: Test, opts: FleetOptions = {}): Promise<Flee
     startSandbox(t, { tenantKey }),
     startRedis(t),
   ])
+  tap.setTimeout(SCENARIO_TIMEOUT_MS)
   const relay = await startRelay(t, sandbox.url)
   const lbPort = await freePort()
   const instances: Instance[] = []

@@ -39,8 +39,16 @@ export async function startRelay(t: Test, target: string): Promise<Relay> {
   const { port } = server.address() as AddressInfo
   const refuse = async () => {
     const closed = new Promise((resolve) => server.close(resolve))
-    for (const s of sockets) s.resetAndDestroy()
-    await closed
+    const gone = [...sockets].map((s) => new Promise((resolve) => s.once('close', resolve)))
+    for (const s of sockets) {
+      // Only an established connection not yet ending can be reset: once its end() has started the
+      // shutdown, Node's reset fails (EINVAL) and leaves the handle open for good, and the process
+      // then spins at exit waiting for it. Those, and connections still connecting, are destroyed.
+      if (s.connecting || s.writableEnded) s.destroy()
+      else s.resetAndDestroy()
+    }
+    // Every socket's close, not just the server's: a handle left open shows here, not as a hung exit.
+    await Promise.all([closed, ...gone])
   }
   t.teardown(async () => {
     if (server.listening) await refuse()

@@ -21,8 +21,6 @@ const GENEROUS = JSON.stringify(
 const PHASES_MS = Number(FLEET_ENV.SHUTDOWN_READY_DELAY_MS) + Number(FLEET_ENV.SHUTDOWN_TIMEOUT_MS)
 const EXIT_SLACK_MS = 2000
 
-t.setTimeout(240_000)
-
 const completed = (f: Follower) => f.updates().some((e) => e.data.status === 'COMPLETED')
 
 t.test(

@@ -43,6 +43,22 @@ t.test(
 )
 
 t.test(
+  'READINESS_UPSTREAM_WINDOW_MS sets how long a silent upstream goes unreported, past two reloads',
+  async (t) => {
+    let now = Date.now()
+    const gw = await startGateway(t, {
+      deps: { clock: { now: () => now } },
+      env: { CATALOG_TTL_MS: '300000', READINESS_UPSTREAM_WINDOW_MS: '900000' },
+    })
+    t.equal((await gw.app.inject({ url: '/api/v1/tokens' })).statusCode, 200)
+    now += 16 * 60_000
+    const silent = await readyz(gw.app)
+    t.equal(silent.status, 200)
+    t.match(silent.body, { status: 'ready', degraded: { upstream: /no answer in the last 900 s/ } })
+  },
+)
+
+t.test(
   'the upstream refusing connections: 200 with the upstream degraded, the catalog from memory, problem documents',
   async (t) => {
     const gw = await startGateway(t, { deps: { upstreamTuning } })
