@@ -1,53 +1,35 @@
-// buildApp(config): the gateway as one Fastify instance, capabilities registered in the order data
-// flows: edge (ids, logs, errors, headers, origin policy, limits) → capabilities → upstream.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
+// buildApp(config): the gateway as one Fastify instance. Each capability is a plugin that declares the
+// plugins and decorators it needs (a wrong order fails at start-up, naming the missing one), takes its
+// slice of the configuration (config.ts) and adds its own routes, metrics, readiness members and
+// stores. The list reads in the order data flows: what every part reports to and keeps state in, the
+// edge every request passes, the upstream client, the capabilities, and what describes them.
+import Fastify, { type FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
-import { AllowedOrigins } from './edge/allowed-origins.js'
 import { authPlugin } from './auth/plugin.js'
-import { RedisRevocations } from './auth/redis-revocations.js'
-import { MemoryRevocations } from './auth/revocations.js'
-import { sessionCookieFor } from './auth/session.js'
 import type { CatalogTuning } from './catalog/cache.js'
 import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
-import type { Config } from './config.js'
+import type { AppConfig } from './config.js'
 import { demoPlugin } from './demo/plugin.js'
-import { errorTypeBase } from './errors.js'
-import { connectionLimits } from './edge/connection-limits.js'
-import { cookieSupport } from './edge/cookies.js'
-import { draining } from './edge/draining.js'
-import { parserErrors } from './edge/parser-errors.js'
-import { routerErrors } from './edge/router-errors.js'
-import { MAX_PARAM_LENGTH, requestTargetLimit } from './edge/url-limits.js'
+import { docsRoutes, openapiCollector } from './docs/plugin.js'
 import { createLogger } from './edge/logger.js'
-import { requestLogging } from './edge/logging.js'
-import { originPolicy } from './edge/origin-policy.js'
-import { problems } from './edge/problems.js'
-import { rateLimits } from './edge/rate-limits.js'
-import { requestIdOf } from './edge/request-id.js'
-import { declaredRoutes } from './edge/route-answers.js'
-import { securityHeaders } from './edge/security-headers.js'
+import { edge } from './edge/plugin.js'
+import { serverOptions } from './edge/server-options.js'
 import { liveQuotePlugin } from './live-quote/plugin.js'
-import { docsRoutes } from './ops/docs/plugin.js'
+import { observability } from './observability/plugin.js'
 import { health } from './ops/health.js'
-import { opsEdge } from './ops/plugin.js'
-import { MemoryIdempotencyStore } from './orders/idempotency-store.js'
 import { ordersPlugin } from './orders/plugin.js'
-import { RedisIdempotencyStore } from './orders/redis-idempotency-store.js'
+import { redisPlugin } from './redis/plugin.js'
 import { type StreamTuning, streamPlugin } from './stream/plugin.js'
 import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
-import { DEFAULT_TUNING, type UpstreamTuning } from './upstream/client.js'
-import { redisPlugin } from './redis/plugin.js'
+import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
-import { upstreamReadiness } from './upstream/readiness.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
-/** The version of the public API contract, as the OpenAPI document states it. */
-const API_VERSION = '1.0.0'
 
-/** What tests (and server.ts) may swap: time, randomness, the log destination, upstream tunables. */
+/** What tests (and server.ts) may swap: time, randomness, the log destination, tunables. */
 export interface AppDeps {
   clock?: Clock
   /** Randomness of backoff jitter and retry advice: tests make it exact. */
@@ -61,7 +43,7 @@ export interface AppDeps {
   streamTuning?: Partial<StreamTuning>
   /** Catalog tunables (forced-refresh interval, reload backoff, start-up wait): tests shorten them. */
   catalogTuning?: Partial<CatalogTuning>
-  /** Where /metrics listens, overriding config.metricsPort: tests pass 0 for an ephemeral port. */
+  /** Where /metrics listens, overriding METRICS_PORT: tests pass 0 for an ephemeral port. */
   metricsPort?: number
   /** Span export tunables (the batch's delay): tests shorten it. */
   exportTuning?: Partial<ExportTuning>
@@ -81,36 +63,12 @@ export interface BuiltInSandbox {
   lapsed(accessToken: string): boolean
 }
 
-export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
-  if (!config.upstreamUrl) throw new Error('buildApp needs config.upstreamUrl (server.ts starts the sandbox)')
-  const clock = deps.clock ?? systemClock
-  const production = config.env === 'production'
-  const sandbox = production ? undefined : deps.sandbox
-  const origins = new AllowedOrigins({
-    publicOrigin: config.publicOrigin,
-    allowedOrigins: config.allowedOrigins,
-    loopbackDevServers: !production,
-  })
+export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const sandbox = config.env === 'production' ? undefined : deps.sandbox
   const { logger, close: closeLog } = createLogger(config.logLevel, deps.logStream, deps.logTo)
-  const app: FastifyInstance = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    // Our own one line per request replaces Fastify's two (edge/logging.ts).
-    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
-    genReqId: requestIdOf,
-    // Addresses or ranges only (edge/trusted-proxies.ts): X-Forwarded-For is read from those peers alone.
-    trustProxy: config.trustProxy,
-    bodyLimit: 64 * 1024,
-    // A request that reaches a closing instance on an open connection is served, with Connection:
-    // close (edge/draining.ts): by then the load balancer has stopped sending, so it is a late one.
-    return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: routerErrors(
-      errorTypeBase(config.publicOrigin, config.apiPrefix),
-      config.clientIpHeader,
-    ),
-    clientErrorHandler: parserErrors(errorTypeBase(config.publicOrigin, config.apiPrefix)),
-    ...connectionLimits(config),
-  })
+  const app = Fastify(serverOptions(config.server, logger))
+  app.decorate('clock', deps.clock ?? systemClock)
+  app.decorate('random', deps.random ?? Math.random)
   // Read once per request by routeOf (edge/route-group.ts).
   app.decorateRequest('routeConfig', undefined)
   app.setValidatorCompiler(validatorCompiler)
@@ -122,142 +80,33 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     done()
   })
 
-  // First, so that it sees every route: each must declare what it answers.
-  await app.register(declaredRoutes)
-  await app.register(tracingPlugin, {
-    config: config.tracing,
-    upstreamHost: new URL(config.upstreamUrl).host,
-    tuning: deps.exportTuning,
-  })
-  await app.register(requestLogging, { clientIpHeader: config.clientIpHeader })
-  await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
-  await app.register(draining)
-  await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
-  await app.register(cookieSupport)
-  await app.register(requestTargetLimit)
-  // Right after the security headers (so a refusal carries them too) and before everything else.
-  await app.register(originPolicy, {
-    origins,
-    sessionCookieName: sessionCookieFor(config.publicOrigin).name,
-  })
-  await app.register(redisPlugin, { url: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs })
-  await app.register(rateLimits, {
-    limits: config.rateLimits,
-    clientIpHeader: config.clientIpHeader,
-    clock,
-    userOf: (request) => app.sessions.userOf(request),
-    redis: app.redis?.client,
-  })
-  await app.register(opsEdge, {
-    apiPrefix: config.apiPrefix,
-    apiVersion: API_VERSION,
-    publicOrigin: config.publicOrigin,
-    metricsPort: deps.metricsPort ?? (config.metricsPort === 0 ? undefined : config.metricsPort),
-    metricsHost: config.host,
-    sources: {
-      breaker: () => app.upstream.breaker.current,
-      upstreamQuota: () => app.upstream.quotaStats(),
-      catalog: () => app.catalog.stats(),
-      streams: () => app.streamHub.stats(),
-      quotes: () => app.quoteHub.stats(),
-      tenantKeyRefusals: () => app.tenantKey.refusals,
-      readiness: () => app.readiness.state(),
-    },
-  })
+  // What every part reports to and keeps state in.
+  const metricsPort = deps.metricsPort ?? config.observability.port
+  await app.register(observability, { ...config.observability, port: metricsPort })
+  const upstreamHost = new URL(config.upstream.url).host
+  await app.register(tracingPlugin, { config: config.tracing, upstreamHost, tuning: deps.exportTuning })
+  await app.register(redisPlugin, config.redis)
+  // Every request passes the edge; the OpenAPI collector sees every route registered after it.
+  await app.register(edge, config.edge)
+  await app.register(openapiCollector, config.docs)
+  // The upstream the capabilities call, then the capabilities.
   await app.register(upstreamPlugin, {
-    baseUrl: config.upstreamUrl,
-    tenantKey: config.tenantApiKey,
-    timeoutMs: config.upstreamTimeoutMs,
-    tuning: { ...DEFAULT_TUNING, ...deps.upstreamTuning },
-    clock,
-    random: deps.random,
+    ...config.upstream,
     userAgent: USER_AGENT,
-    observe: app.metrics.observeUpstream,
-    refused: app.metrics.refusedUpstream,
-    maxRps: config.upstreamMaxRps,
-    redis: app.redis?.client,
+    tuning: deps.upstreamTuning,
   })
-  await app.register(catalogPlugin, {
-    apiPrefix: config.apiPrefix,
-    clock,
-    random: deps.random,
-    ttlMs: config.catalogTtlMs,
-    maxStaleMs: config.catalogMaxStaleMs,
-    timeoutMs: config.upstreamTimeoutMs,
-    tuning: deps.catalogTuning,
-  })
-  if (deps.checkTenantKeyAtStart !== false)
-    await app.register(tenantKeyCheck, { clock, timeoutMs: config.upstreamTimeoutMs })
-  await app.register(authPlugin, {
-    apiPrefix: config.apiPrefix,
-    clock,
-    sessionSecrets: config.sessionSecrets,
-    publicOrigin: config.publicOrigin,
-    revocations: app.redis
-      ? new RedisRevocations(app.redis, {
-          clock,
-          local: new MemoryRevocations(clock),
-          // Counted, not logged per request: the Redis link logs the outage once.
-          failed: (operation) => app.metrics.revocationFailed(operation),
-        })
-      : new MemoryRevocations(clock),
-    expiryMarginMs: config.sessionExpiryMarginMs,
-    origins,
-    ...(sandbox ? { lapsedUpstream: sandbox.lapsed } : {}),
-  })
-  await app.register(ordersPlugin, {
-    apiPrefix: config.apiPrefix,
-    publicOrigin: config.publicOrigin,
-    clock,
-    guard: app.tokenGuard,
-    credentials: app.sessions,
-    idempotency: app.redis
-      ? new RedisIdempotencyStore(app.redis, { fallback: new MemoryIdempotencyStore(), log: app.log, clock })
-      : new MemoryIdempotencyStore(),
-    claimTtlMs: 2 * config.upstreamTimeoutMs,
-  })
-  await app.register(streamPlugin, {
-    apiPrefix: config.apiPrefix,
-    clock,
-    random: deps.random,
-    heartbeatMs: config.sseHeartbeatMs,
-    maxPerIp: config.sseMaxPerIp,
-    maxTotal: config.sseMaxTotal,
-    clientIpHeader: config.clientIpHeader,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
-    retryMs: config.sseRetryMs,
-    drainSpreadMs: config.sseDrainSpreadMs,
-    shutdownTimeoutMs: config.shutdownTimeoutMs,
-    tuning: deps.streamTuning,
-  })
-  await app.register(liveQuotePlugin, {
-    apiPrefix: config.apiPrefix,
-    publicOrigin: config.publicOrigin,
-    clock,
-    guard: app.tokenGuard,
-    clientIpHeader: config.clientIpHeader,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
-    refreshMs: config.quoteRefreshMs,
-    maxSilenceMs: config.quoteMaxSilenceMs,
-    maxMs: config.quoteStreamMaxMs,
-  })
-  await app.register(health, {
-    checks: () => [
-      app.draining.readiness(),
-      ...app.catalog.readiness(),
-      ...app.tenantKey.readiness(),
-      upstreamReadiness(app.upstream, clock, config.catalogTtlMs, config.readinessUpstreamWindowMs),
-      ...(app.redis ? [app.redis.readiness()] : []),
-    ],
-  })
-  await app.register(docsRoutes, {
-    apiPrefix: config.apiPrefix,
-    version: API_VERSION,
-    publicOrigin: config.publicOrigin,
-  })
+  await app.register(catalogPlugin, { ...config.catalog, tuning: deps.catalogTuning })
+  if (deps.checkTenantKeyAtStart !== false) await app.register(tenantKeyCheck)
+  await app.register(authPlugin, { ...config.auth, lapsedUpstream: sandbox?.lapsed })
+  await app.register(ordersPlugin, config.orders)
+  await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
+  await app.register(liveQuotePlugin, config.quotes)
+  // What describes and watches them.
+  await app.register(health)
+  await app.register(docsRoutes, config.docs)
   if (sandbox) {
     // Loaded only beside the built-in sandbox: its proxy is a development dependency.
-    const { sandboxControls } = await import('./ops/sandbox-controls.js')
+    const { sandboxControls } = await import('./dev/sandbox-controls.js')
     await app.register(sandboxControls, { apiPrefix: config.apiPrefix, sandboxUrl: sandbox.url })
   }
   if (config.demo) {

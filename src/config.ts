@@ -1,53 +1,16 @@
 // The environment (docs/api.md, "Configuration") parsed once into a typed Config. The only module that reads env.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
+import { ConfigError } from './errors.js'
+import {
+  DEFAULT_RATE_LIMITS,
+  type RateLimitGroup,
+  type RateLimitRule,
+  rateLimitOverrides,
+  SANDBOX_CREATE_LIMIT,
+} from './edge/rate-limit-rules.js'
 import { trustedProxies } from './edge/trusted-proxies.js'
-
-export const RATE_LIMIT_GROUPS = [
-  'catalog',
-  'pricing',
-  'create',
-  'orders',
-  'stream',
-  'auth',
-  'global',
-] as const
-export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number]
-
-const rateLimitRule = z.strictObject({
-  max: z.int().positive(),
-  timeWindow: z.union([z.int().positive(), z.string().regex(/^\d+\s*(ms|second|minute|hour|day)s?$/)]),
-  /** Signed-in requests from one IP may reach ipCeiling × max per window (DEFAULT_IP_CEILING when absent). */
-  ipCeiling: z.int().positive().optional(),
-})
-export type RateLimitRule = z.infer<typeof rateLimitRule>
-
-export const DEFAULT_IP_CEILING = 10
-
-export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, RateLimitRule> = {
-  catalog: { max: 600, timeWindow: '1 minute' },
-  pricing: { max: 120, timeWindow: '1 minute' },
-  create: { max: 10, timeWindow: '1 minute' },
-  orders: { max: 300, timeWindow: '1 minute' },
-  stream: { max: 30, timeWindow: '1 minute' },
-  auth: { max: 20, timeWindow: '1 minute' },
-  global: { max: 300, timeWindow: '1 minute' },
-}
-
-/**
- * With the built-in sandbox (no UPSTREAM_URL) a developer clicking through flows creates orders far
- * faster than a user would; RATE_LIMITS still overrides it.
- */
-export const SANDBOX_CREATE_LIMIT: RateLimitRule = { max: 120, timeWindow: '1 minute' }
-
-const rateLimitOverrides = z.partialRecord(z.enum(RATE_LIMIT_GROUPS), rateLimitRule, {
-  // zod reports keys outside the enum as unrecognized; its types for record issues omit that code.
-  error: (issue) => {
-    const { code, keys } = issue as { code: string; keys?: string[] }
-    if (code !== 'unrecognized_keys') return undefined
-    return `unknown group ${keys?.map((k) => `"${k}"`).join(', ')}; the groups are ${RATE_LIMIT_GROUPS.join(', ')}`
-  },
-})
+import { samplerNames, type TracingConfig } from './tracing/otel.js'
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback)
 const list = z
@@ -118,24 +81,38 @@ const otelSchema = {
   OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValues,
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   OTEL_RESOURCE_ATTRIBUTES: keyValues,
-  OTEL_TRACES_SAMPLER: z
-    .enum([
-      'always_on',
-      'always_off',
-      'traceidratio',
-      'parentbased_always_on',
-      'parentbased_always_off',
-      'parentbased_traceidratio',
-    ])
-    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER: samplerNames.default('parentbased_always_on'),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
 }
 
-/** The OTLP/HTTP traces URL: the signal-specific endpoint as given, or the general one + /v1/traces. */
-function tracesUrl(e: { OTEL_EXPORTER_OTLP_ENDPOINT?: string; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string }) {
-  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
-  if (e.OTEL_EXPORTER_OTLP_ENDPOINT) return `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`
-  return undefined
+/** Where spans are exported (the OTLP/HTTP traces URL: the signal's own endpoint, or the general one +
+ * /v1/traces); undefined: no export (trace context is still propagated). */
+function tracingOf(e: {
+  OTEL_SDK_DISABLED?: string
+  OTEL_TRACES_EXPORTER?: string
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string
+  OTEL_EXPORTER_OTLP_HEADERS: Record<string, string>
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: Record<string, string>
+  OTEL_SERVICE_NAME?: string
+  OTEL_RESOURCE_ATTRIBUTES: Record<string, string>
+  OTEL_TRACES_SAMPLER: TracingConfig['sampler']
+  OTEL_TRACES_SAMPLER_ARG?: number
+}): TracingConfig | undefined {
+  const general = e.OTEL_EXPORTER_OTLP_ENDPOINT
+  const url =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (general ? `${general.replace(/\/+$/, '')}/v1/traces` : undefined)
+  if (url === undefined || e.OTEL_SDK_DISABLED === 'true' || e.OTEL_TRACES_EXPORTER === 'none')
+    return undefined
+  const resource = e.OTEL_RESOURCE_ATTRIBUTES
+  return {
+    url,
+    headers: { ...e.OTEL_EXPORTER_OTLP_HEADERS, ...e.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
+    serviceName: e.OTEL_SERVICE_NAME ?? resource['service.name'] ?? 'swap-gateway',
+    resourceAttributes: resource,
+    sampler: e.OTEL_TRACES_SAMPLER,
+    samplerRatio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
+  }
 }
 
 const envSchema = z.object({
@@ -188,10 +165,6 @@ const envSchema = z.object({
   DEMO: z.enum(['on', 'off']).optional(),
 })
 
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
-
 const configSchema = envSchema
   .superRefine((e, ctx) => {
     const production = e.NODE_ENV === 'production'
@@ -214,77 +187,106 @@ const configSchema = envSchema
   })
   .transform((e) => {
     const generated = e.SESSION_SECRET.length === 0
-    const url = tracesUrl(e)
-    const resource = e.OTEL_RESOURCE_ATTRIBUTES
+    const production = e.NODE_ENV === 'production'
+    const site = {
+      apiPrefix: e.API_PREFIX,
+      /** The origin browsers use: sign-in messages, problem `type` URIs and the origin policy name it. */
+      publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
+    }
+    // One slice per plugin, each holding every setting that plugin reads (docs/api.md, "Configuration").
     return {
       env: e.NODE_ENV,
       port: e.PORT,
       host: e.HOST,
-      apiPrefix: e.API_PREFIX,
-      /** Undefined means "start the built-in sandbox"; server.ts fills it in before buildApp. */
-      upstreamUrl: e.UPSTREAM_URL?.replace(/\/+$/, ''),
-      tenantApiKey: e.TENANT_API_KEY ?? randomBytes(18).toString('base64url'),
-      sessionSecrets: generated ? [randomBytes(32).toString('base64url')] : e.SESSION_SECRET,
-      /** True when the secret was made up for this process (development only): sessions die with it. */
-      sessionSecretGenerated: generated,
-      publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
-      allowedOrigins: e.ALLOWED_ORIGINS,
-      redisUrl: e.REDIS_URL,
-      redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
-      trustProxy: e.TRUST_PROXY,
-      clientIpHeader: e.CLIENT_IP_HEADER,
-      metricsPort: e.METRICS_PORT,
       logLevel: e.LOG_LEVEL,
-      upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-      catalogTtlMs: e.CATALOG_TTL_MS,
-      catalogMaxStaleMs: e.CATALOG_MAX_STALE_MS,
-      /** No upstream answer for this long (two catalog reloads at least) degrades readiness. */
-      readinessUpstreamWindowMs: e.READINESS_UPSTREAM_WINDOW_MS,
-      sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
-      sseMaxPerIp: e.SSE_MAX_PER_IP,
-      sseMaxTotal: e.SSE_MAX_TOTAL,
-      rateLimits: {
-        ...DEFAULT_RATE_LIMITS,
-        ...(e.UPSTREAM_URL ? {} : { create: SANDBOX_CREATE_LIMIT }),
-        ...e.RATE_LIMITS,
-      } as Record<RateLimitGroup, RateLimitRule>,
-      /** How long a SIGTERM keeps serving with /readyz at 503 before it drains (ops/shutdown.ts). */
-      shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,
-      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-      sessionExpiryMarginMs: e.SESSION_EXPIRY_MARGIN_MS,
-      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-      /** Fleet-wide cap on upstream calls per clock second; undefined: no cap. */
-      upstreamMaxRps: e.UPSTREAM_MAX_RPS,
-      sseRetryMs: e.SSE_RETRY_MS,
-      sseDrainSpreadMs: e.SSE_DRAIN_SPREAD_MS,
-      quoteRefreshMs: e.QUOTE_REFRESH_MS,
-      quoteMaxSilenceMs: e.QUOTE_STREAM_MAX_SILENCE_MS,
-      quoteStreamMaxMs: e.QUOTE_STREAM_MAX_MS,
-      /** Where spans are exported; undefined: no export (trace context is still propagated). */
-      tracing:
-        url !== undefined && e.OTEL_SDK_DISABLED !== 'true' && e.OTEL_TRACES_EXPORTER !== 'none'
-          ? {
-              url,
-              headers: { ...e.OTEL_EXPORTER_OTLP_HEADERS, ...e.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
-              serviceName: e.OTEL_SERVICE_NAME ?? resource['service.name'] ?? 'swap-gateway',
-              resourceAttributes: resource,
-              sampler: e.OTEL_TRACES_SAMPLER,
-              samplerRatio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
-            }
-          : undefined,
+      ...site,
       /** The demo app at `/`: on unless DEMO=off, and off in production unless DEMO=on. */
-      demo: e.DEMO ? e.DEMO === 'on' : e.NODE_ENV !== 'production',
+      demo: e.DEMO ? e.DEMO === 'on' : !production,
+      /** METRICS_PORT 0 turns /metrics off. */
+      observability: { port: e.METRICS_PORT === 0 ? undefined : e.METRICS_PORT, host: e.HOST },
+      tracing: tracingOf(e),
+      redis: { url: e.REDIS_URL, commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS },
+      upstream: {
+        /** Undefined: `npm start` runs the built-in sandbox (server.ts), which `withUpstream` names. */
+        url: e.UPSTREAM_URL?.replace(/\/+$/, ''),
+        tenantKey: e.TENANT_API_KEY ?? randomBytes(18).toString('base64url'),
+        timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+        /** Fleet-wide cap on upstream calls per clock second; undefined: no cap. */
+        maxRps: e.UPSTREAM_MAX_RPS,
+        /** No upstream answer for this long (two catalog reloads at least) degrades readiness. */
+        readinessWindowMs: Math.max(e.READINESS_UPSTREAM_WINDOW_MS, 2 * e.CATALOG_TTL_MS),
+      },
+      /** What Fastify's constructor takes (edge/server-options.ts). */
+      server: {
+        ...site,
+        trustProxy: e.TRUST_PROXY,
+        headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      },
+      edge: {
+        ...site,
+        clientIpHeader: e.CLIENT_IP_HEADER,
+        allowedOrigins: e.ALLOWED_ORIGINS,
+        /** Loopback dev servers may call a development gateway. */
+        loopbackDevServers: !production,
+        rateLimits: {
+          ...DEFAULT_RATE_LIMITS,
+          ...(e.UPSTREAM_URL ? {} : { create: SANDBOX_CREATE_LIMIT }),
+          ...e.RATE_LIMITS,
+        } as Record<RateLimitGroup, RateLimitRule>,
+      },
+      catalog: { apiPrefix: site.apiPrefix, ttlMs: e.CATALOG_TTL_MS, maxStaleMs: e.CATALOG_MAX_STALE_MS },
+      auth: {
+        ...site,
+        /** SESSION_SECRET as a list: the first seals, all unseal. */
+        sessionSecrets: generated ? [randomBytes(32).toString('base64url')] : e.SESSION_SECRET,
+        /** True when the secret was made up for this process (development only): sessions die with it. */
+        sessionSecretGenerated: generated,
+        expiryMarginMs: e.SESSION_EXPIRY_MARGIN_MS,
+      },
+      orders: { ...site, claimTtlMs: 2 * e.UPSTREAM_TIMEOUT_MS },
+      streams: {
+        apiPrefix: site.apiPrefix,
+        heartbeatMs: e.SSE_HEARTBEAT_MS,
+        maxPerIp: e.SSE_MAX_PER_IP,
+        maxTotal: e.SSE_MAX_TOTAL,
+        retryMs: e.SSE_RETRY_MS,
+        drainSpreadMs: e.SSE_DRAIN_SPREAD_MS,
+        shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      },
+      quotes: {
+        ...site,
+        refreshMs: e.QUOTE_REFRESH_MS,
+        maxSilenceMs: e.QUOTE_STREAM_MAX_SILENCE_MS,
+        maxMs: e.QUOTE_STREAM_MAX_MS,
+      },
+      docs: site,
+      /** How long a SIGTERM keeps serving with /readyz at 503 before it drains, and its deadline (ops/shutdown.ts). */
+      shutdown: { readyDelayMs: e.SHUTDOWN_READY_DELAY_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },
     }
   })
 
 export type Config = z.output<typeof configSchema>
 
-/** Parses env into Config, or throws a ConfigError naming every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv): Config {
+/** A configuration whose upstream is known: what buildApp takes. */
+export type AppConfig = Config & { upstream: { url: string } }
+
+/** The configuration with the upstream server.ts started (the built-in sandbox) when none was set. */
+export const withUpstream = (config: Config, url: string): AppConfig => ({
+  ...config,
+  upstream: { ...config.upstream, url },
+})
+
+/**
+ * Parses env into Config, or throws a ConfigError naming every bad variable. With UPSTREAM_URL given
+ * (it is then a URL, or this throws), the configuration is one buildApp takes as it is.
+ */
+export function loadConfig<E extends NodeJS.ProcessEnv>(
+  env: E,
+): E extends { UPSTREAM_URL: string } ? AppConfig : Config {
   const parsed = configSchema.safeParse(env)
-  if (parsed.success) return parsed.data
+  if (parsed.success) return parsed.data as AppConfig
   const lines = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`)
   throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)
 }

@@ -101,6 +101,11 @@ export class GatewayError extends Error {
   }
 }
 
+/** A setting that cannot work, named in the message: the process stops at start-up. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 
 /** The anchor of a code on the errors page: UNKNOWN_TOKEN → unknown-token. */

@@ -2,8 +2,9 @@
 import closeWithGrace from 'close-with-grace'
 import pino, { type Logger } from 'pino'
 import { buildApp } from './app.js'
-import { type Config, ConfigError, loadConfig } from './config.js'
-import { type DevUpstream, startDevUpstream } from './dev-upstream.js'
+import { type Config, loadConfig, withUpstream } from './config.js'
+import { ConfigError } from './errors.js'
+import { type DevUpstream, startDevUpstream } from './dev/upstream.js'
 import { shutDown } from './ops/shutdown.js'
 
 function configOrExit(): Config {
@@ -20,32 +21,34 @@ const config = configOrExit()
 const log = pino({ level: config.logLevel })
 
 let sandbox: DevUpstream | undefined
-let upstreamUrl = config.upstreamUrl
+let upstreamUrl = config.upstream.url
 if (!upstreamUrl) {
-  sandbox = await startDevUpstream(config.tenantApiKey)
+  sandbox = await startDevUpstream(config.upstream.tenantKey)
   upstreamUrl = sandbox.url
   log.warn(
     { sandbox: upstreamUrl },
     `UPSTREAM_URL is not set: started the built-in sandbox upstream at ${upstreamUrl} (development only; its control routes are under ${upstreamUrl}/__sandbox, and mounted at ${config.apiPrefix}/sandbox on the gateway)`,
   )
 }
-if (config.sessionSecretGenerated) {
+if (config.auth.sessionSecretGenerated) {
   log.warn(
     'SESSION_SECRET is not set: sessions are sealed with a key generated for this process and die with it',
   )
 }
 
 // Some configuration is only known to be wrong once tried (REDIS_URL's database): the same clean exit.
-const app = await buildApp({ ...config, upstreamUrl }, sandbox ? { sandbox } : {}).catch((err: unknown) => {
-  if (!(err instanceof ConfigError)) throw err
-  process.stderr.write(`${err.message}\n`)
-  process.exit(1)
-})
+const app = await buildApp(withUpstream(config, upstreamUrl), sandbox ? { sandbox } : {}).catch(
+  (err: unknown) => {
+    if (!(err instanceof ConfigError)) throw err
+    process.stderr.write(`${err.message}\n`)
+    process.exit(1)
+  },
+)
 // Closing writes the log's last lines; this covers an exit that close-with-grace forces when closing hangs.
 // (app.log is the pino logger buildApp made; Fastify's type for it leaves flush out.)
 process.once('exit', () => (app.log as Logger).flush())
 
-const times = { readyDelayMs: config.shutdownReadyDelayMs, timeoutMs: config.shutdownTimeoutMs }
+const times = config.shutdown
 // A backstop only (it exits 1): shutDown itself ends within its phases, cutting what is left.
 const backstopMs = times.readyDelayMs + times.timeoutMs + 5_000
 closeWithGrace({ delay: backstopMs, logger: false }, async ({ signal, err }) => {

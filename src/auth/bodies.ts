@@ -1,17 +1,7 @@
 // The bodies the auth routes answer (docs/auth.md). The OpenAPI document names them (`Session`,
-// `SignInResult`, `Challenge`) and the typed client takes its types from them.
+// `SignInResult`; `Challenge` is in edge/problem-schema.ts, as problems carry it too) and the typed
+// client takes its types from them.
 import { z } from 'zod'
-
-export const challengeAnswer = z
-  .looseObject({
-    nonce: z.string().describe('A single-use nonce from the swap service.'),
-    message: z
-      .string()
-      .optional()
-      .describe('With `address` and `chainId`: the EIP-4361 message to sign, naming the asking page.'),
-  })
-  .meta({ id: 'Challenge' })
-export type Challenge = z.infer<typeof challengeAnswer>
 
 const wallet = {
   address: z.string().describe('The signed-in wallet.'),

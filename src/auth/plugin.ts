@@ -2,11 +2,11 @@
 // `app.sessions`, the CredentialSource the order routes use to act as the signed-in user.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Clock } from '../clock.js'
-import type { AllowedOrigins } from '../edge/allowed-origins.js'
+import { sessionCookieFor } from '../edge/cookies.js'
 import { Challenges } from './challenge.js'
-import type { Revocations } from './revocations.js'
-import { sessionCookieFor } from './session.js'
+import { revocationFailures } from './metrics.js'
+import { RedisRevocations } from './redis-revocations.js'
+import { MemoryRevocations, type Revocations } from './revocations.js'
 import { sessionRoutes } from './session-routes.js'
 import { SessionSealer } from './session-seal.js'
 import { Sessions } from './sessions.js'
@@ -21,15 +21,11 @@ declare module 'fastify' {
 
 export interface AuthOptions {
   apiPrefix: string
-  clock: Clock
+  publicOrigin: string
   /** SESSION_SECRET as a list: the first seals, all unseal. */
   sessionSecrets: readonly string[]
-  publicOrigin: string
-  /** Where logouts are kept: memory, or Redis shared by every instance. */
-  revocations: Revocations
   /** SESSION_EXPIRY_MARGIN_MS. */
   expiryMarginMs: number
-  origins: AllowedOrigins
   /**
    * With the built-in sandbox (development): whether it has lapsed an access token early, through its
    * control route, so that sessions holding it count as lapsed here too.
@@ -39,20 +35,29 @@ export interface AuthOptions {
 
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
-    const challenges = new Challenges(app.upstream, opts.origins, opts.clock)
+    const { clock, origins } = app
+    const challenges = new Challenges(app.upstream, origins, clock)
     if (!challenges.buildsMessages()) {
       app.log.warn(
-        { domain: opts.origins.publicSite.domain },
+        { domain: origins.publicSite.domain },
         'PUBLIC_ORIGIN names a host EIP-4361 messages cannot carry: challenges will have no message',
       )
     }
-    const signIn = new SignIn(app.upstream, opts.origins, opts.clock, challenges)
+    const signIn = new SignIn(app.upstream, origins, clock, challenges)
+    const failed = revocationFailures(app.metrics)
+    // Logouts are kept in memory, or in Redis shared by every instance (with memory beside it for outages).
+    const revocations = app.stores.create<Revocations>('revocations', {
+      memory: () => new MemoryRevocations(clock),
+      redis: (link, prefix) =>
+        // Failures are counted, not logged per request: the Redis link logs the outage once.
+        new RedisRevocations(link, { clock, local: new MemoryRevocations(clock), failed, prefix }),
+    })
     const sessions = new Sessions(
       new SessionSealer(opts.sessionSecrets),
       sessionCookieFor(opts.publicOrigin),
       challenges,
-      opts.clock,
-      opts.revocations,
+      clock,
+      revocations,
       opts.expiryMarginMs,
       opts.lapsedUpstream,
     )
@@ -65,5 +70,9 @@ export const authPlugin = fp(
       { prefix: opts.apiPrefix },
     )
   },
-  { name: 'auth', dependencies: ['upstream', 'origin-policy'] },
+  {
+    name: 'auth',
+    dependencies: ['origin-policy', 'upstream', 'redis'],
+    decorators: { fastify: ['clock', 'origins', 'metrics', 'stores'] },
+  },
 )

@@ -13,7 +13,8 @@ export interface RedisRevocationsOptions {
   local: Revocations
   /** Counts a Redis command that failed (the check failed open). */
   failed: (operation: 'revoke' | 'check') => void
-  prefix?: string
+  /** Its key space (redis/stores.ts). */
+  prefix: string
 }
 
 /** Logouts waiting for Redis: each a session id and an expiry, as many as the memory store keeps. */
@@ -28,7 +29,7 @@ export class RedisRevocations implements Revocations {
     private readonly link: RedisLink,
     private readonly options: RedisRevocationsOptions,
   ) {
-    this.prefix = options.prefix ?? 'swap-gateway:revoked:'
+    this.prefix = options.prefix
     link.onRecovery(() => this.writeBack())
   }
 

@@ -46,17 +46,3 @@ export function signedInView(session: Session, now: number, marginMs: number) {
     expiresIn: Math.max(0, Math.floor((lapsesAt - now) / 1000)),
   }
 }
-
-export interface SessionCookie {
-  name: string
-  secure: boolean
-}
-
-/** `__Host-session` (Secure, Path=/, no Domain) when browsers reach us over HTTPS; `session` otherwise. */
-export function sessionCookieFor(publicOrigin: string): SessionCookie {
-  const secure = new URL(publicOrigin).protocol === 'https:'
-  return { name: secure ? '__Host-session' : 'session', secure }
-}
-
-export const cookieAttributes = (cookie: SessionCookie) =>
-  ({ path: '/', httpOnly: true, sameSite: 'lax', secure: cookie.secure }) as const

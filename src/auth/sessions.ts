@@ -6,16 +6,9 @@ import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CredentialSource, UserCredentials } from '../orders/pair-and-credentials.js'
 import type { Challenges } from './challenge.js'
-import { cookiesOf } from '../edge/cookies.js'
+import { cookieAttributes, cookiesOf, type SessionCookie } from '../edge/cookies.js'
 import type { Revocations } from './revocations.js'
-import {
-  cookieAttributes,
-  isLapsed,
-  type Session,
-  type SessionCookie,
-  sessionSchema,
-  signedInView,
-} from './session.js'
+import { isLapsed, type Session, sessionSchema, signedInView } from './session.js'
 import type { SessionSealer } from './session-seal.js'
 
 export type SessionState =

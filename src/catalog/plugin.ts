@@ -2,22 +2,16 @@
 // guard used by pricing and orders, and readiness and counters for the operators.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Clock } from '../clock.js'
-import type { ReadinessCheck } from '../ops/health.js'
 import type { PairGuard } from '../orders/pair-and-credentials.js'
 import { catalogSchema } from '../upstream/schemas.js'
 import { DerivedBodies } from './bodies.js'
 import { CatalogCache, type CatalogStats, type CatalogTuning, DEFAULT_CATALOG_TUNING } from './cache.js'
+import { catalogMetrics } from './metrics.js'
 import { TokenGuard } from './guard.js'
 import { catalogRoutes } from './routes.js'
 import { bodySender } from './send.js'
 
 export interface CatalogHandle {
-  /**
-   * Readiness: no copy yet is this instance's own state (it fails); a copy past its maximum stale age
-   * comes from an upstream outage every instance shares (it degrades).
-   */
-  readiness(): ReadinessCheck[]
   stats(): CatalogStats
   /** Two token ids a pricing call may name (from the catalog, waiting for a load): undefined if none. */
   tradablePair(): Promise<{ depositTokenId: number; settleTokenId: number } | undefined>
@@ -30,16 +24,12 @@ declare module 'fastify' {
   }
 }
 
-export interface CatalogPluginOptions {
+export interface CatalogOptions {
   apiPrefix: string
-  clock: Clock
-  random?: () => number
   /** CATALOG_TTL_MS: how long a loaded copy is fresh. */
   ttlMs: number
   /** CATALOG_MAX_STALE_MS: how long past its TTL a copy may still be served when loads fail. */
   maxStaleMs: number
-  /** Deadline of one upstream load, retries included. */
-  timeoutMs: number
   tuning?: Partial<CatalogTuning>
 }
 
@@ -47,29 +37,17 @@ export interface CatalogPluginOptions {
 const CLIENT_MAX_AGE_S = 60
 const CLIENT_STALE_WHILE_REVALIDATE_S = 300
 
-function checkOptions(opts: CatalogPluginOptions): void {
-  for (const name of ['ttlMs', 'timeoutMs'] as const) {
-    if (!(opts[name] > 0)) throw new Error(`catalogPlugin: ${name} must be a positive number of ms`)
-  }
-  if (!(opts.maxStaleMs >= 0)) throw new Error('catalogPlugin: maxStaleMs must be 0 or more ms')
-}
-
 export const catalogPlugin = fp(
-  async (app: FastifyInstance, opts: CatalogPluginOptions) => {
-    checkOptions(opts)
+  async (app: FastifyInstance, opts: CatalogOptions) => {
     const cache = new CatalogCache({
-      clock: opts.clock,
-      random: opts.random,
+      clock: app.clock,
+      random: app.random,
       ttlMs: opts.ttlMs,
       maxStaleMs: opts.maxStaleMs,
       tuning: { ...DEFAULT_CATALOG_TUNING, ...opts.tuning },
       log: app.log,
       fetch: async (trigger) => {
-        const ctx = {
-          requestId: trigger?.id ?? 'catalog-refresh',
-          log: trigger?.log ?? app.log,
-          deadline: opts.clock.now() + opts.timeoutMs,
-        }
+        const ctx = app.upstreamContextFor(trigger?.id ?? 'catalog-refresh', trigger?.log)
         const reply = await app.upstream.call(ctx, {
           operation: 'catalog',
           path: '/v1/tokens',
@@ -79,15 +57,14 @@ export const catalogPlugin = fp(
       },
       upstreamPausedForMs: () => app.upstream.breaker.pausedForMs(),
     })
+    // No copy yet is this instance's own state (it fails readiness); a copy past its maximum stale age
+    // comes from an upstream outage every instance shares (it degrades it).
+    app.readiness.add(
+      { name: 'catalog', problem: () => (cache.held() ? undefined : cache.readiness()) },
+      { name: 'catalog', degradesOnly: true, problem: () => (cache.held() ? cache.readiness() : undefined) },
+    )
+    catalogMetrics(app.metrics, () => cache.stats())
     app.decorate('catalog', {
-      readiness: () => [
-        { name: 'catalog', problem: () => (cache.held() ? undefined : cache.readiness()) },
-        {
-          name: 'catalog',
-          degradesOnly: true,
-          problem: () => (cache.held() ? cache.readiness() : undefined),
-        },
-      ],
       stats: () => cache.stats(),
       tradablePair: async () => {
         const read = await cache.read({ id: 'tenant-key-check', log: app.log }).catch(() => undefined)
@@ -111,5 +88,9 @@ export const catalogPlugin = fp(
     app.addHook('onReady', () => cache.start())
     app.addHook('onClose', async () => cache.close())
   },
-  { name: 'catalog', dependencies: ['upstream'] },
+  {
+    name: 'catalog',
+    dependencies: ['problems', 'upstream'],
+    decorators: { fastify: ['clock', 'random', 'metrics', 'readiness'] },
+  },
 )

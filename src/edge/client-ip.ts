@@ -1,9 +1,16 @@
-// The client's IP, as rate limits and stream limits count it. Behind a proxy that names the client in
-// its own header (Fly-Client-IP), that header is trusted only when configured; otherwise Fastify's
-// trustProxy rules decide request.ip.
-import type { FastifyRequest } from 'fastify'
+// The client's IP, as rate limits, stream limits and the log line count it. Behind a proxy that names
+// the client in its own header (Fly-Client-IP), that header is trusted only when configured
+// (CLIENT_IP_HEADER); otherwise Fastify's trustProxy rules decide request.ip.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 
-export function clientIpOf(request: FastifyRequest, header: string | undefined): string {
+declare module 'fastify' {
+  interface FastifyRequest {
+    clientIp(): string
+  }
+}
+
+function clientIpOf(request: FastifyRequest, header: string | undefined): string {
   if (header) {
     const value = request.headers[header]
     const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim()
@@ -11,3 +18,12 @@ export function clientIpOf(request: FastifyRequest, header: string | undefined):
   }
   return request.ip
 }
+
+export const clientIp = fp(
+  async (app: FastifyInstance, opts: { header: string | undefined }) => {
+    app.decorateRequest('clientIp', function (this: FastifyRequest) {
+      return clientIpOf(this, opts.header)
+    })
+  },
+  { name: 'client-ip' },
+)

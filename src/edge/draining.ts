@@ -4,7 +4,6 @@
 // the answer they carry instead of holding the server open until the deadline.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { ReadinessCheck } from '../ops/health.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,8 +14,6 @@ declare module 'fastify' {
 export interface Draining {
   /** Phase 1 of the shutdown: readiness fails from now on. */
   unready(): void
-  /** The readiness member: failing from phase 1 on (this instance's own state). */
-  readiness(): ReadinessCheck
 }
 
 export const draining = fp(
@@ -27,11 +24,12 @@ export const draining = fp(
       unready: () => {
         unready = true
       },
-      readiness: () => ({
-        name: 'shutdown',
-        problem: () => (unready || closing ? 'this instance is shutting down' : undefined),
-      }),
     } satisfies Draining)
+    // Failing from phase 1 on: this instance's own state.
+    app.readiness.add({
+      name: 'shutdown',
+      problem: () => (unready || closing ? 'this instance is shutting down' : undefined),
+    })
     app.addHook('preClose', async () => {
       closing = true
     })
@@ -40,5 +38,5 @@ export const draining = fp(
       done(null, payload)
     })
   },
-  { name: 'draining' },
+  { name: 'draining', dependencies: ['readiness'] },
 )

@@ -2,7 +2,6 @@
 // hooks also begin and finish the request's trace.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { clientIpOf } from './client-ip.js'
 import { routeUrlOf } from './route-group.js'
 import { shortenIds } from './shorten-ids.js'
 
@@ -15,11 +14,11 @@ declare module 'fastify' {
   }
 }
 
-function line(request: FastifyRequest, statusCode: number, elapsed: number, clientIpHeader?: string) {
+function line(request: FastifyRequest, statusCode: number, elapsed: number) {
   return {
     method: request.method,
     // The client as rate limits key it: behind a trusted proxy, its own address.
-    client: clientIpOf(request, clientIpHeader),
+    client: request.clientIp(),
     url: shortenIds(request.url),
     route: routeUrlOf(request) ?? null,
     status: statusCode,
@@ -43,14 +42,14 @@ export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /** What every answered request ends with: its trace finished and its one log line. */
-export function completeRequest(request: FastifyRequest, reply: FastifyReply, clientIpHeader?: string) {
+export function completeRequest(request: FastifyRequest, reply: FastifyReply) {
   if (request.trace)
     request.server.tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-  request.log.info(line(request, reply.statusCode, reply.elapsedTime, clientIpHeader), 'request completed')
+  request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
 }
 
 export const requestLogging = fp(
-  async (app: FastifyInstance, opts: { clientIpHeader?: string | undefined }) => {
+  async (app: FastifyInstance) => {
     // Fastify forbids shared object defaults on requests; each request gets its own in onRequest.
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)
@@ -60,9 +59,9 @@ export const requestLogging = fp(
       done()
     })
     app.addHook('onResponse', (request, reply, done) => {
-      completeRequest(request, reply, opts.clientIpHeader)
+      completeRequest(request, reply)
       done()
     })
   },
-  { name: 'request-logging', dependencies: ['tracing'] },
+  { name: 'request-logging', dependencies: ['tracing', 'client-ip'] },
 )

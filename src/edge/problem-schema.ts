@@ -1,8 +1,19 @@
 // The problem document (docs/api.md, "Errors") as a schema: what the OpenAPI document names `Problem` and
 // what the typed client's GatewayProblem carries. errors.ts renders it; this only describes it.
 import { z } from 'zod'
-import { challengeAnswer } from '../auth/bodies.js'
 import { ERROR_CODES, type ErrorCode } from '../errors.js'
+
+/** A sign-in challenge (docs/auth.md): what the challenge route answers, and SESSION_EXPIRED carries. */
+export const challengeAnswer = z
+  .looseObject({
+    nonce: z.string().describe('A single-use nonce from the swap service.'),
+    message: z
+      .string()
+      .optional()
+      .describe('With `address` and `chainId`: the EIP-4361 message to sign, naming the asking page.'),
+  })
+  .meta({ id: 'Challenge' })
+export type Challenge = z.infer<typeof challengeAnswer>
 
 const codes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]
 

@@ -8,24 +8,17 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Redis } from 'ioredis'
-import type { Clock } from '../clock.js'
-import { DEFAULT_IP_CEILING, type RateLimitGroup, type RateLimitRule } from '../config.js'
-import { clientIpOf } from './client-ip.js'
+import { DEFAULT_IP_CEILING, type RateLimitGroup, type RateLimitRule } from './rate-limit-rules.js'
 import { routeOf } from './route-group.js'
 import { GatewayError } from '../errors.js'
 import { MemoryWindowCounter, RedisWindowCounter, type WindowCounter } from '../redis/window-counter.js'
 
 export interface RateLimitOptions {
   limits: Record<RateLimitGroup, RateLimitRule>
-  clientIpHeader: string | undefined
-  clock: Clock
-  /** The signed-in user a request counts as (undefined without a session; no promise without credentials). */
-  userOf: (request: FastifyRequest) => Promise<string | undefined> | undefined
-  redis?: Redis
 }
 
-const NAMESPACE = 'swap-gateway:ratelimit:'
+/** The signed-in user a request counts as (undefined without a session; no promise without credentials). */
+type UserOf = (request: FastifyRequest) => Promise<string | undefined> | undefined
 /** Distinct clients remembered in memory, as for the plugin's own counters. */
 const MEMORY_KEYS = 50_000
 
@@ -83,7 +76,24 @@ export const rateLimits = fp(
       ]),
     ) as Record<RateLimitGroup, { max: number; ms: number; ceiling: number }>
     const ruleOf = (request: FastifyRequest) => rules[groupOf(request) || 'global']
-    const ipKeyOf = (request: FastifyRequest) => keyOfIp(clientIpOf(request, opts.clientIpHeader))
+    const ipKeyOf = (request: FastifyRequest) => keyOfIp(request.clientIp())
+    // Sessions are read by auth, registered after the edge: looked up once every plugin is in.
+    let userOf: UserOf = () => undefined
+    app.addHook('onReady', async () => {
+      if (app.hasDecorator('sessions')) userOf = (request) => app.sessions.userOf(request)
+    })
+    // The plugin's createRateLimit could count the ceiling, but its Redis keys would be named after a
+    // route it does not have ("undefinedundefined-"): a counter of ours, in the same key space, instead.
+    const store = app.stores.create('rateLimits', {
+      memory: () => ({
+        ceilings: new MemoryWindowCounter(app.clock, MEMORY_KEYS) as WindowCounter,
+        shared: {},
+      }),
+      redis: (link, nameSpace) => ({
+        ceilings: new RedisWindowCounter(link.client, nameSpace),
+        shared: { redis: link.client, nameSpace, skipOnError: true },
+      }),
+    })
 
     await app.register(rateLimit, {
       global: true,
@@ -91,23 +101,19 @@ export const rateLimits = fp(
       allowList: (request) => groupOf(request) === false,
       keyGenerator: (request) => {
         const group = groupOf(request)
-        const user = opts.userOf(request)
+        const user = userOf(request)
         if (user === undefined) return `${group}:${ipKeyOf(request)}`
         return user.then((id) => (id === undefined ? `${group}:${ipKeyOf(request)}` : `${group}:user:${id}`))
       },
       max: (request) => ruleOf(request).max,
       timeWindow: (request) => ruleOf(request).ms,
       cache: MEMORY_KEYS,
-      ...(opts.redis ? { redis: opts.redis, nameSpace: NAMESPACE, skipOnError: true } : {}),
+      ...store.shared,
       errorResponseBuilder: (request, context) =>
         rateLimited(groupOf(request) || 'global', context.max, context.ttl, 'from this client'),
     })
 
-    // The plugin's createRateLimit could count the ceiling, but its Redis keys would be named after a
-    // route it does not have ("undefinedundefined-"): a counter of ours, in the same namespace, instead.
-    const ceilings: WindowCounter = opts.redis
-      ? new RedisWindowCounter(opts.redis, NAMESPACE)
-      : new MemoryWindowCounter(opts.clock, MEMORY_KEYS)
+    const { ceilings } = store
     const overCeiling = async (request: FastifyRequest) => {
       const group = groupOf(request) || 'global'
       const rule = rules[group]
@@ -122,7 +128,7 @@ export const rateLimits = fp(
     // Runs after the plugin's own hook, for signed-in requests only: a request the user's own limit
     // refused never reaches it, and requests without credentials pay one function call.
     const ipCeiling: onRequestHookHandler = (request, _reply, done) => {
-      const user = opts.userOf(request)
+      const user = userOf(request)
       if (user === undefined) return done()
       user.then((id) => (id === undefined ? undefined : overCeiling(request))).then(() => done(), done)
     }
@@ -132,5 +138,9 @@ export const rateLimits = fp(
       route.onRequest = [...(Array.isArray(own) ? own : own ? [own] : []), ipCeiling]
     })
   },
-  { name: 'rate-limits' },
+  {
+    name: 'rate-limits',
+    dependencies: ['client-ip', 'redis'],
+    decorators: { fastify: ['clock', 'stores'] },
+  },
 )

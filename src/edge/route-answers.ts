@@ -1,7 +1,7 @@
 // What a route answers, declared where the route is defined (`config.answers`): its success statuses
 // with their bodies and headers, the problem codes it can send, and whether it reads a session. The
 // OpenAPI document, the reference page and the typed client are built from these declarations, and
-// the app refuses to start with a route that has none (ops/docs/plugin.ts). They are read at
+// the app refuses to start with a route that has none (src/docs/plugin.ts). They are read at
 // start-up only: success bodies are never serialised or validated against them.
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'

@@ -3,7 +3,7 @@
 // Fastify builds a new options object on every `routeOptions` read, so the route's own config object
 // (shared by all its requests, and holding its url) is looked up once per request.
 import type { FastifyRequest } from 'fastify'
-import type { RateLimitGroup } from '../config.js'
+import type { RateLimitGroup } from './rate-limit-rules.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {

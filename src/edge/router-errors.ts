@@ -19,11 +19,8 @@ function frameworkProblem(err: FastifyError): GatewayError {
   }
 }
 
-/**
- * Fastify's `frameworkErrors` option; `typeBase`: where problem types point (errorTypeBase);
- * `clientIpHeader`: as the request log line names the client (CLIENT_IP_HEADER).
- */
-export function routerErrors(typeBase: string, clientIpHeader?: string) {
+/** Fastify's `frameworkErrors` option; `typeBase`: where problem types point (errorTypeBase). */
+export function routerErrors(typeBase: string) {
   return function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     // Fastify calls this before any hook: the request is begun and completed here as the edge's
     // hooks do for every other, so its log line and trace are the same as theirs.
@@ -31,7 +28,7 @@ export function routerErrors(typeBase: string, clientIpHeader?: string) {
     const problem = frameworkProblem(err)
     if (problem.code === 'INTERNAL') request.log.error({ err }, 'unhandled framework error')
     reply.headers(request.server.apiSecurityHeaders)
-    reply.raw.once('finish', () => completeRequest(request, reply, clientIpHeader))
+    reply.raw.once('finish', () => completeRequest(request, reply))
     void sendProblem(request, reply, problem, typeBase)
   }
 }

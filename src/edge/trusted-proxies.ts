@@ -48,3 +48,4 @@ export const trustedProxies = z
     }
     return entries
   })
+export type TrustedProxies = z.output<typeof trustedProxies>

@@ -9,7 +9,7 @@ import { z } from 'zod'
 /** The JSON Schema of a parameter as a client should type it. */
 export type WireType = { type: 'integer' | 'number' | 'boolean' | 'string' } & Record<string, unknown>
 
-/** The metadata keys the document builder reads (ops/docs/json-schema.ts). */
+/** The metadata keys the document builder reads (docs/json-schema.ts). */
 export const WIRE_KEY = 'wireType'
 export const BASE_KEY = 'builtOn'
 

@@ -26,8 +26,8 @@ export interface QuoteHubOptions {
   refreshMs: number
   maxSilenceMs: number
   maxMs: number
-  /** Deadline of each refresh the hub makes on its own. */
-  upstreamTimeoutMs: number
+  /** The context of each refresh the hub makes on its own. */
+  contextFor(requestId: string, log: FastifyBaseLogger): CallContext
   /** Where problem `type` URIs point (errors.ts). */
   typeBase: string
 }
@@ -116,7 +116,7 @@ export class QuoteHub implements StreamSource {
   }
 
   private pollHost(q: QuoteQuery, query: string): PollHost {
-    const { clock, upstream, upstreamTimeoutMs, streams, typeBase } = this.opts
+    const { clock, upstream, contextFor, streams, typeBase } = this.opts
     const log = this.opts.log.child({ quote: query })
     return {
       clock,
@@ -124,7 +124,7 @@ export class QuoteHub implements StreamSource {
       refreshMs: this.opts.refreshMs,
       maxSilenceMs: this.opts.maxSilenceMs,
       // Each refresh gets its own deadline and id: the poll outlives any client request.
-      context: () => ({ requestId: randomUUID(), log, deadline: clock.now() + upstreamTimeoutMs }),
+      context: () => contextFor(randomUUID(), log),
       fetch: (ctx, background) =>
         upstream.call(ctx, {
           operation: 'quote',

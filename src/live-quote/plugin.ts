@@ -2,13 +2,10 @@
 // held with the status streams' (`app.streamClients`), so it comes after the stream capability.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Clock } from '../clock.js'
 import { errorTypeBase } from '../errors.js'
-import type { PairGuard } from '../orders/pair-and-credentials.js'
 import { QuoteHub } from './hub.js'
+import { quoteMetrics } from './metrics.js'
 import { liveQuoteRoute } from './route.js'
-
-export type { QuoteStats } from './hub.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,10 +16,7 @@ declare module 'fastify' {
 export interface LiveQuoteOptions {
   apiPrefix: string
   publicOrigin: string
-  clock: Clock
-  guard: PairGuard
-  clientIpHeader: string | undefined
-  upstreamTimeoutMs: number
+  /** QUOTE_REFRESH_MS, QUOTE_STREAM_MAX_SILENCE_MS, QUOTE_STREAM_MAX_MS. */
   refreshMs: number
   maxSilenceMs: number
   maxMs: number
@@ -31,23 +25,23 @@ export interface LiveQuoteOptions {
 export const liveQuotePlugin = fp(
   async (app: FastifyInstance, opts: LiveQuoteOptions) => {
     const hub = new QuoteHub({
-      clock: opts.clock,
+      clock: app.clock,
       log: app.log,
       upstream: app.upstream,
+      contextFor: app.upstreamContextFor,
       streams: app.streamClients,
       refreshMs: opts.refreshMs,
       maxSilenceMs: opts.maxSilenceMs,
       maxMs: opts.maxMs,
-      upstreamTimeoutMs: opts.upstreamTimeoutMs,
       typeBase: errorTypeBase(opts.publicOrigin, opts.apiPrefix),
     })
     app.decorate('quoteHub', hub)
-    await app.register(liveQuoteRoute, {
-      prefix: opts.apiPrefix,
-      hub,
-      guard: opts.guard,
-      clientIpHeader: opts.clientIpHeader,
-    })
+    quoteMetrics(app.metrics, hub)
+    await app.register(liveQuoteRoute, { prefix: opts.apiPrefix, hub, guard: app.tokenGuard })
   },
-  { name: 'live-quote', dependencies: ['upstream', 'stream'], decorators: { fastify: ['streamClients'] } },
+  {
+    name: 'live-quote',
+    dependencies: ['client-ip', 'upstream', 'catalog', 'stream'],
+    decorators: { fastify: ['clock', 'streamClients', 'tokenGuard'] },
+  },
 )

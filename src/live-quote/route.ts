@@ -5,7 +5,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { clientIpOf } from '../edge/client-ip.js'
 import { TENANT_FAILURES } from '../edge/route-answers.js'
 import type { PairGuard } from '../orders/pair-and-credentials.js'
 import { upstreamQuoteQuery } from '../orders/quote-request.js'
@@ -25,7 +24,6 @@ import type { QuoteHub } from './hub.js'
 export interface LiveQuoteRouteOptions {
   hub: QuoteHub
   guard: PairGuard
-  clientIpHeader: string | undefined
 }
 
 export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteOptions) {
@@ -75,7 +73,7 @@ export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteO
       const q = request.query
       const ctx = request.upstreamContext()
       await guard.checkPair(ctx, q.depositTokenId, q.settleTokenId)
-      const client = hub.admit(clientIpOf(request, opts.clientIpHeader))
+      const client = hub.admit(request.clientIp())
       let first: Buffer
       try {
         first = await hub.start(client, q, upstreamQuoteQuery(q), ctx)

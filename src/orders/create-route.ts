@@ -12,6 +12,7 @@ import { orderCreated } from './bodies.js'
 import { fingerprintOf } from './fingerprint.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import { createOnce, type IdempotencyTerms } from './idempotent.js'
+import type { OrderCounts } from './metrics.js'
 import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
 import { type CreateBody, createBody, createHeaders } from './schemas.js'
 
@@ -19,6 +20,7 @@ export interface CreateOptions extends IdempotencyTerms {
   guard: PairGuard
   credentials: CredentialSource
   idempotency: IdempotencyStore
+  counts: OrderCounts
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -53,7 +55,7 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
     if (accessToken !== undefined && order.body.userId === null) {
       // The upstream ignored a token the gateway held valid (its clock ahead of ours, say): the order
       // exists and is the caller's, but no history will list it.
-      app.metrics.orderUnattributed()
+      opts.counts.unattributed()
       request.log.warn(
         { order: order.body.uuid.slice(0, 8) },
         "order created without the session's user: the upstream did not accept its token",
@@ -115,7 +117,10 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
 
       const key = `${user?.userKey ?? 'anonymous'}:${idempotencyKey}`
       const outcome = await createOnce(opts.idempotency, opts, key, fingerprintOf(request.body), create)
-      if (outcome.replayed) reply.header('idempotent-replayed', 'true')
+      if (outcome.replayed) {
+        opts.counts.replayed()
+        reply.header('idempotent-replayed', 'true')
+      }
       return reply.code(201).type(JSON_TYPE).send(outcome.body)
     },
   )

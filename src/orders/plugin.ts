@@ -2,14 +2,14 @@
 // status stream reads orders through the same coalescing.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Clock } from '../clock.js'
 import { createRoute } from './create-route.js'
 import { historyRoute } from './history-route.js'
-import type { IdempotencyStore } from './idempotency-store.js'
-import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
+import { type IdempotencyStore, MemoryIdempotencyStore } from './idempotency-store.js'
+import { orderMetrics } from './metrics.js'
 import { pricingRoutes } from './pricing-routes.js'
 import { OrderReader } from './read.js'
 import { readRoute } from './read-route.js'
+import { RedisIdempotencyStore } from './redis-idempotency-store.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,10 +20,7 @@ declare module 'fastify' {
 export interface OrdersOptions {
   apiPrefix: string
   publicOrigin: string
-  clock: Clock
-  guard: PairGuard
-  credentials: CredentialSource
-  idempotency: IdempotencyStore
+  /** How long an Idempotency-Key claim may stay "running" if the process dies mid-request. */
   claimTtlMs: number
 }
 
@@ -31,17 +28,39 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 export const ordersPlugin = fp(
   async (app: FastifyInstance, opts: OrdersOptions) => {
-    const reader = new OrderReader(app.upstream, opts.clock)
+    const { clock } = app
+    const reader = new OrderReader(app.upstream, clock)
     app.decorate('orderReader', reader)
+    const idempotency = app.stores.create<IdempotencyStore>('idempotency', {
+      memory: () => new MemoryIdempotencyStore(),
+      redis: (link, prefix) =>
+        new RedisIdempotencyStore(link, {
+          fallback: new MemoryIdempotencyStore(),
+          log: app.log,
+          clock,
+          prefix,
+        }),
+    })
+    // What orders need of the catalog and auth, as the shapes of pair-and-credentials.ts.
+    const routes = { ...opts, clock, guard: app.tokenGuard, credentials: app.sessions }
     await app.register(
       async (scope) => {
-        await scope.register(pricingRoutes, opts)
-        await scope.register(createRoute, { ...opts, replayTtlMs: DAY_MS })
+        await scope.register(pricingRoutes, routes)
+        await scope.register(createRoute, {
+          ...routes,
+          idempotency,
+          counts: orderMetrics(app.metrics),
+          replayTtlMs: DAY_MS,
+        })
         await scope.register(readRoute, { reader })
-        await scope.register(historyRoute, { credentials: opts.credentials })
+        await scope.register(historyRoute, { credentials: app.sessions })
       },
       { prefix: opts.apiPrefix },
     )
   },
-  { name: 'orders', dependencies: ['upstream'] },
+  {
+    name: 'orders',
+    dependencies: ['problems', 'upstream', 'redis', 'catalog', 'auth'],
+    decorators: { fastify: ['clock', 'metrics', 'stores', 'tokenGuard', 'sessions'] },
+  },
 )

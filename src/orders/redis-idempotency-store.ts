@@ -40,7 +40,8 @@ export interface RedisIdempotencyOptions {
   fallback: IdempotencyStore
   log: FastifyBaseLogger
   clock: Clock
-  prefix?: string
+  /** Its key space (redis/stores.ts). */
+  prefix: string
 }
 
 /** Final records waiting for Redis, as many as the memory store keeps. */
@@ -61,7 +62,7 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     if (!client.idempotencyClaim) client.defineCommand('idempotencyClaim', { numberOfKeys: 1, lua: CLAIM })
     if (!client.idempotencyWriteBack)
       client.defineCommand('idempotencyWriteBack', { numberOfKeys: 1, lua: WRITE_BACK })
-    this.prefix = options.prefix ?? 'swap-gateway:idempotency:'
+    this.prefix = options.prefix
     link.onRecovery(() => this.writeBack())
   }
 

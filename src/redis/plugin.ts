@@ -8,8 +8,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
-import { ConfigError } from '../config.js'
-import type { ReadinessCheck } from '../ops/health.js'
+import { ConfigError } from '../errors.js'
+import type { ReadinessCheck } from '../observability/readiness.js'
+import { storesOn } from './stores.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -158,10 +159,18 @@ export class RedisLink {
 /** Longest wait for the first connection at start-up. */
 const CONNECT_WAIT_MS = 2_000
 
+export interface RedisOptions {
+  /** REDIS_URL; undefined: every store stays in this process. */
+  url: string | undefined
+  /** REDIS_COMMAND_TIMEOUT_MS. */
+  commandTimeoutMs: number
+}
+
 export const redisPlugin = fp(
-  async (app: FastifyInstance, opts: { url: string | undefined; commandTimeoutMs: number }) => {
+  async (app: FastifyInstance, opts: RedisOptions) => {
     if (!opts.url) {
       app.decorate('redis', undefined)
+      app.decorate('stores', storesOn(undefined))
       return
     }
     const link = new RedisLink(
@@ -169,6 +178,15 @@ export const redisPlugin = fp(
       app.log,
     )
     app.decorate('redis', link)
+    app.decorate('stores', storesOn(link))
+    app.readiness.add(link.readiness())
+    app.metrics.gauge({
+      name: 'gateway_redis_up',
+      help: '1 while the Redis shared by the instances is reachable',
+      collect() {
+        this.set(link.up ? 1 : 0)
+      },
+    })
     app.addHook('onClose', () => link.close())
     await link.waitUntilReady()
     const refused = link.configurationError()
@@ -177,5 +195,5 @@ export const redisPlugin = fp(
       throw refused
     }
   },
-  { name: 'redis' },
+  { name: 'redis', dependencies: ['metrics', 'readiness'] },
 )

@@ -1,5 +1,5 @@
 // The sandbox as the gateway's development upstream: listening on a free loopback port.
-import type { StartDevUpstream } from '../dev-upstream.js'
+import type { StartDevUpstream } from '../dev/upstream.js'
 import { buildSandbox } from './app.js'
 
 export const startSandbox: StartDevUpstream = async ({ tenantKey }) => {

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { shortenIds } from '../edge/shorten-ids.js'
 import type { OrderReader } from '../orders/read.js'
-import type { UpstreamClient } from '../upstream/client.js'
+import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import type { StreamClients, StreamSource } from './clients.js'
 import { SNAPSHOT_EVENT } from './events.js'
@@ -36,8 +36,8 @@ export interface HubOptions {
   log: FastifyBaseLogger
   reader: OrderReader
   upstream: UpstreamClient
-  /** Deadline for each upstream operation the hub makes on its own (re-reads, opening a stream). */
-  upstreamTimeoutMs: number
+  /** The context of each upstream operation the hub makes on its own (re-reads, opening a stream). */
+  contextFor(requestId: string, log: FastifyBaseLogger): CallContext
   /** Every stream of the process: limits, heartbeat, ends. */
   streams: StreamClients
   tuning: SubscriptionTuning
@@ -133,10 +133,10 @@ export class StatusHub implements StreamSource {
   }
 
   private feedHost(uuid: string): FeedHost {
-    const { clock, tuning, upstream, reader, upstreamTimeoutMs, streams } = this.opts
+    const { clock, tuning, upstream, reader, contextFor, streams } = this.opts
     const log = this.opts.log.child({ order: shortenIds(uuid) })
     // Each hub operation gets its own deadline: the subscription outlives any client request.
-    const context = () => ({ requestId: randomUUID(), log, deadline: clock.now() + upstreamTimeoutMs })
+    const context = () => contextFor(randomUUID(), log)
     return {
       clock,
       tuning,

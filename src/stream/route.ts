@@ -4,7 +4,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { clientIpOf } from '../edge/client-ip.js'
 import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { orderParams } from '../orders/schemas.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
@@ -16,7 +15,6 @@ import { openEventStream } from './response.js'
 
 export interface StreamRouteOptions {
   hub: StatusHub
-  clientIpHeader: string | undefined
 }
 
 export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions) {
@@ -54,7 +52,7 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
     },
     async (request, reply) => {
       const { uuid } = request.params
-      const client = hub.admit(clientIpOf(request, opts.clientIpHeader))
+      const client = hub.admit(request.clientIp())
       let read: OrderRead
       try {
         read = await app.orderReader.read(request.upstreamContext(), uuid)

@@ -28,11 +28,28 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace'
-import type { Config } from '../config.js'
-import type { Operation } from '../upstream/classify.js'
+import { z } from 'zod'
 import type { CallTrace, RequestTrace, Tracing } from './trace-context.js'
 
-export type TracingConfig = NonNullable<Config['tracing']>
+/** TRACES export settings (docs/operations.md, "Traces"), read from the OTEL_* variables by config.ts. */
+export interface TracingConfig {
+  url: string
+  headers: Record<string, string>
+  serviceName: string
+  resourceAttributes: Record<string, string>
+  sampler: SamplerName
+  samplerRatio: number
+}
+/** OTEL_TRACES_SAMPLER's values, as OpenTelemetry names them. */
+export const samplerNames = z.enum([
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+])
+export type SamplerName = z.infer<typeof samplerNames>
 
 export interface ExportTuning {
   /** How long spans wait in the batch before they are sent (the SDK's default: 5 s). */
@@ -147,7 +164,7 @@ export function exportingTracing(
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
       span.end()
     },
-    call(requestTrace: RequestTrace | undefined, operation: Operation, method: string): CallTrace {
+    call(requestTrace: RequestTrace | undefined, operation: string, method: string): CallTrace {
       const parent = (requestTrace as SpanTrace | undefined)?.context ?? ROOT_CONTEXT
       const span = tracer.startSpan(
         `${method} ${operation}`,

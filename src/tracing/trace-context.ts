@@ -8,7 +8,6 @@
 // packages: loading them took most of the time Fastify itself takes to load, on every start.
 import { randomFillSync } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Operation } from '../upstream/classify.js'
 
 /** The trace one request belongs to. */
 export interface RequestTrace {
@@ -36,7 +35,7 @@ export interface Tracing {
     problemCode: string | undefined,
   ): void
   /** An upstream call made for a request, or for none (a catalog reload, a stream subscription). */
-  call(trace: RequestTrace | undefined, operation: Operation, method: string): CallTrace
+  call(trace: RequestTrace | undefined, operation: string, method: string): CallTrace
   /** Sends what is still buffered; called when the app closes. */
   shutdown(): Promise<void>
 }

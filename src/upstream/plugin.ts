@@ -3,78 +3,84 @@
 // quota (call budget, cool-down) is shared under a key named by the tenant key's fingerprint: the
 // quota is the key's, so deployments with different keys on one Redis keep their own.
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Redis } from 'ioredis'
-import type { Clock } from '../clock.js'
 import { MemoryWindowCounter, RedisWindowCounter } from '../redis/window-counter.js'
 import { CallBudget } from './call-budget.js'
-import type { Operation } from './classify.js'
-import type { CallContext, CallObservation, RefusalReason, UpstreamTuning } from './client.js'
-import { UpstreamClient } from './client.js'
+import type { CallContext, UpstreamTuning } from './client.js'
+import { DEFAULT_TUNING, UpstreamClient } from './client.js'
 import { CoolDown } from './cool-down.js'
+import { callMetrics, stateMetrics } from './metrics.js'
+import { upstreamReadiness } from './readiness.js'
 import { TenantKeyWatch } from './tenant-key.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     upstream: UpstreamClient
+    /** The call context of work done for no request (reloads, subscriptions, polls): a deadline of its own. */
+    upstreamContextFor(requestId: string, log?: FastifyBaseLogger): CallContext
   }
   interface FastifyRequest {
     upstreamContext(): CallContext
   }
 }
 
-export interface UpstreamPluginOptions {
-  baseUrl: string
+export interface UpstreamOptions {
+  url: string
   tenantKey: string
+  /** UPSTREAM_TIMEOUT_MS: one deadline for all the upstream work of a request. */
   timeoutMs: number
-  tuning: UpstreamTuning
-  clock: Clock
-  userAgent: string
-  random?: () => number
-  observe?: (o: CallObservation) => void
-  /** Calls refused before they were sent, by reason. */
-  refused?: (operation: Operation, reason: RefusalReason) => void
   /** UPSTREAM_MAX_RPS. */
-  maxRps?: number
-  /** The Redis shared by the fleet (REDIS_URL). */
-  redis?: Redis
+  maxRps: number | undefined
+  /** No answer for this long degrades readiness. */
+  readinessWindowMs: number
+  userAgent: string
+  tuning?: Partial<UpstreamTuning>
 }
 
 /** The current and the few seconds a lagging clock may still name. */
 const LOCAL_BUDGET_KEYS = 8
 
-function tenantQuota(opts: UpstreamPluginOptions) {
-  const { clock, redis, maxRps } = opts
+function tenantQuota(app: FastifyInstance, opts: UpstreamOptions, tuning: UpstreamTuning) {
+  const { clock } = app
   const fingerprint = createHash('sha256').update(opts.tenantKey).digest('hex').slice(0, 12)
-  const prefix = `swap-gateway:upstream:${fingerprint}:`
   const local = new MemoryWindowCounter(clock, LOCAL_BUDGET_KEYS)
-  const budget =
-    maxRps === undefined
-      ? undefined
-      : new CallBudget(maxRps, clock, redis ? new RedisWindowCounter(redis, prefix) : local, local)
-  const shared = redis && { client: redis, key: `${prefix}cooldown`, pollMs: opts.tuning.coolDownPollMs }
-  return { budget, coolDown: new CoolDown(clock, shared) }
+  return app.stores.create('upstream', {
+    memory: () => ({
+      budget: opts.maxRps === undefined ? undefined : new CallBudget(opts.maxRps, clock, local, local),
+      coolDown: new CoolDown(clock),
+    }),
+    redis: (link, space) => {
+      const prefix = `${space}${fingerprint}:`
+      const budget =
+        opts.maxRps === undefined
+          ? undefined
+          : new CallBudget(opts.maxRps, clock, new RedisWindowCounter(link.client, prefix), local)
+      const shared = { client: link.client, key: `${prefix}cooldown`, pollMs: tuning.coolDownPollMs }
+      return { budget, coolDown: new CoolDown(clock, shared) }
+    },
+  })
 }
 
 const contexts = Symbol('upstreamContext')
 
 export const upstreamPlugin = fp(
-  async (app: FastifyInstance, opts: UpstreamPluginOptions) => {
+  async (app: FastifyInstance, opts: UpstreamOptions) => {
+    const { clock } = app
+    const tuning = { ...DEFAULT_TUNING, ...opts.tuning }
     const tenantKey = new TenantKeyWatch(app.log)
     app.decorate('tenantKey', tenantKey)
     const client = new UpstreamClient({
       tenantKeyWatch: tenantKey,
-      refused: opts.refused,
-      baseUrl: opts.baseUrl,
+      baseUrl: opts.url,
       tenantKey: opts.tenantKey,
       userAgent: opts.userAgent,
-      tuning: opts.tuning,
-      clock: opts.clock,
-      random: opts.random,
+      tuning,
+      clock,
+      random: app.random,
       tracing: app.tracing,
-      observe: opts.observe,
-      ...tenantQuota(opts),
+      ...callMetrics(app.metrics),
+      ...tenantQuota(app, opts, tuning),
       onBreakerChange: (state) => {
         app.log[state === 'open' ? 'error' : 'warn'](
           { breaker: state },
@@ -83,11 +89,18 @@ export const upstreamPlugin = fp(
       },
     })
     app.decorate('upstream', client)
+    stateMetrics(app.metrics, client, tenantKey)
+    app.readiness.add(...tenantKey.readiness(), upstreamReadiness(client, clock, opts.readinessWindowMs))
+    app.decorate('upstreamContextFor', (requestId: string, log: FastifyBaseLogger = app.log) => ({
+      requestId,
+      log,
+      deadline: clock.now() + opts.timeoutMs,
+    }))
     app.decorateRequest('upstreamContext', function (this: FastifyRequest & { [contexts]?: CallContext }) {
       this[contexts] ??= {
         requestId: this.id,
         log: this.log,
-        deadline: opts.clock.now() + opts.timeoutMs,
+        deadline: clock.now() + opts.timeoutMs,
         timing: this.upstreamTiming,
         trace: this.trace ?? undefined,
       }
@@ -95,5 +108,9 @@ export const upstreamPlugin = fp(
     })
     app.addHook('onClose', () => client.close())
   },
-  { name: 'upstream', dependencies: ['request-logging', 'tracing'] },
+  {
+    name: 'upstream',
+    dependencies: ['request-logging', 'tracing', 'metrics', 'readiness', 'redis'],
+    decorators: { fastify: ['clock', 'random'] },
+  },
 )

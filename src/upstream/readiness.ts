@@ -1,19 +1,13 @@
 // Readiness's view of the upstream, a dependency every instance shares: its trouble degrades /readyz
 // (a 200 naming it) and never fails it, or one outage would take every instance out of the load
 // balancer in the same second. Trouble is: calls paused by the breaker or by an upstream 429, or no
-// answer for `minWindowMs` (READINESS_UPSTREAM_WINDOW_MS). An idle gateway calls the upstream only
-// when the catalog reloads (every `idleCallEveryMs`), so that window spans two reloads at least.
+// answer for `windowMs` (READINESS_UPSTREAM_WINDOW_MS, and two catalog reloads at least: an idle
+// gateway calls the upstream only when the catalog reloads; config.ts takes the larger).
 import type { Clock } from '../clock.js'
-import type { ReadinessCheck } from '../ops/health.js'
+import type { ReadinessCheck } from '../observability/readiness.js'
 import type { UpstreamClient } from './client.js'
 
-export function upstreamReadiness(
-  client: UpstreamClient,
-  clock: Clock,
-  idleCallEveryMs: number,
-  minWindowMs: number,
-): ReadinessCheck {
-  const windowMs = Math.max(minWindowMs, 2 * idleCallEveryMs)
+export function upstreamReadiness(client: UpstreamClient, clock: Clock, windowMs: number): ReadinessCheck {
   return {
     name: 'upstream',
     degradesOnly: true,

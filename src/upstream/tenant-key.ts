@@ -5,8 +5,7 @@
 // Either way each refusal is counted, and each change of state is one error line naming the variable.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Clock } from '../clock.js'
-import type { ReadinessCheck } from '../ops/health.js'
+import type { ReadinessCheck } from '../observability/readiness.js'
 import { swapLimitsSchema } from './schemas.js'
 
 declare module 'fastify' {
@@ -86,18 +85,14 @@ const START_WAIT_MS = 2_000
  * from the catalog), so a refused key keeps the instance unready before any user finds out.
  */
 export const tenantKeyCheck = fp(
-  async (app: FastifyInstance, opts: { clock: Clock; timeoutMs: number }) => {
+  async (app: FastifyInstance) => {
     const watch = app.tenantKey
     const check = async () => {
       watch.checking()
       try {
         const pair = await app.catalog.tradablePair()
         if (!pair) return
-        const ctx = {
-          requestId: 'tenant-key-check',
-          log: app.log,
-          deadline: opts.clock.now() + opts.timeoutMs,
-        }
+        const ctx = app.upstreamContextFor('tenant-key-check')
         // The verdict reaches the watch through the client, as for every call carrying the key.
         await app.upstream.call(ctx, {
           operation: 'swapLimits',

@@ -18,10 +18,13 @@ import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
+import { clientIp } from '../../src/edge/client-ip.js'
 import { requestLogging } from '../../src/edge/logging.js'
 import { problems } from '../../src/edge/problems.js'
+import { metricsPlugin } from '../../src/observability/metrics.js'
+import { readinessPlugin } from '../../src/observability/readiness.js'
+import { redisPlugin } from '../../src/redis/plugin.js'
 import { tracingPlugin } from '../../src/tracing/plugin.js'
-import { DEFAULT_TUNING } from '../../src/upstream/client.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
 import { benchConfig } from './setup.js'
 
@@ -98,26 +101,26 @@ async function catalogOnly(upstream: string): Promise<string> {
   const app = Fastify({ loggerInstance: pino({ level: 'silent' }) })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  app.decorate('clock', systemClock)
+  app.decorate('random', Math.random)
+  // What the catalog plugin declares it needs, and no more of the edge than that.
+  await app.register(metricsPlugin)
+  await app.register(readinessPlugin)
   // Trace context as every gateway has it (propagation only: no endpoint).
   await app.register(tracingPlugin, { config: undefined, upstreamHost: new URL(upstream).host })
+  await app.register(redisPlugin, { url: undefined, commandTimeoutMs: 250 })
+  await app.register(clientIp, { header: undefined })
   await app.register(requestLogging)
   await app.register(problems, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
-  const clock = systemClock
   await app.register(upstreamPlugin, {
-    baseUrl: upstream,
+    url: upstream,
     tenantKey: 'bench-tenant-key',
     timeoutMs: 10_000,
-    tuning: DEFAULT_TUNING,
-    clock,
+    maxRps: undefined,
+    readinessWindowMs: 600_000,
     userAgent: 'catalog-bench',
   })
-  await app.register(catalogPlugin, {
-    apiPrefix: '/api',
-    clock,
-    ttlMs: 300_000,
-    maxStaleMs: 86_400_000,
-    timeoutMs: 10_000,
-  })
+  await app.register(catalogPlugin, { apiPrefix: '/api', ttlMs: 300_000, maxStaleMs: 86_400_000 })
   return app.listen({ port: 0, host: '127.0.0.1' })
 }
 

@@ -1,12 +1,13 @@
 // What every benchmark needs the same way: the sandbox's tenant key, a gateway configuration whose
 // limits never refuse the load generator, and orders to read and stream.
-import { type Config, loadConfig, RATE_LIMIT_GROUPS } from '../../src/config.js'
+import { type AppConfig, loadConfig } from '../../src/config.js'
+import { RATE_LIMIT_GROUPS } from '../../src/edge/rate-limit-rules.js'
 
 /** The tenant key the benchmark's sandbox accepts (a sandbox key, not a secret). */
 export const BENCH_TENANT_KEY = 'bench-tenant-key'
 
 /** A production configuration in front of `upstream`, with `env` on top. */
-export function benchConfig(upstream: string, env: Record<string, string> = {}): Config {
+export function benchConfig(upstream: string, env: Record<string, string> = {}): AppConfig {
   const unlimited = { max: 1_000_000_000, timeWindow: '1 minute' }
   return loadConfig({
     NODE_ENV: 'production',

@@ -11,11 +11,7 @@ const TTL_MS = 300_000
 const CATALOG_CALLS = 'GET /v1/tokens'
 
 /** The catalog's own readiness member (failing it makes the instance not ready), not the degraded one. */
-const ownProblem = (app: FastifyInstance) =>
-  app.catalog
-    .readiness()
-    .find((check) => !check.degradesOnly)
-    ?.problem()
+const ownProblem = (app: FastifyInstance) => app.readiness.state().failing.catalog
 
 t.test(
   'past its TTL the old copy is served (STALE) while one background load brings the new one',
@@ -114,10 +110,7 @@ t.test('50 concurrent requests with no catalog in memory make one upstream call'
     bodies.every((b) => b.equals(raw)),
     'all 50 got the upstream bytes',
   )
-  t.same(
-    app.catalog.readiness().map((check) => check.problem()),
-    [undefined, undefined],
-    'ready once loaded, and not degraded',
-  )
+  const { failing, degraded } = app.readiness.state()
+  t.same([failing.catalog, degraded.catalog], [undefined, undefined], 'ready once loaded, and not degraded')
   t.equal(app.catalog.stats().misses, 50)
 })

@@ -2,8 +2,8 @@
 // that changes what it declares without the client's types following fails here.
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
-import { CLIENT_TYPES_FILE, clientTypes } from '../../src/ops/docs/client-types.js'
-import type { OpenApiDocument } from '../../src/ops/docs/openapi-document.js'
+import { CLIENT_TYPES_FILE, clientTypes } from '../../src/cli/client-types.js'
+import type { OpenApiDocument } from '../../src/docs/openapi-document.js'
 import { startGateway } from '../helpers/gateway.js'
 
 t.test("the client's generated types are those of the document the gateway serves", async (t) => {

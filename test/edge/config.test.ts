@@ -1,5 +1,6 @@
 import t from 'tap'
-import { ConfigError, loadConfig } from '../../src/config.js'
+import { loadConfig } from '../../src/config.js'
+import { ConfigError } from '../../src/errors.js'
 
 const secret = 's'.repeat(32)
 
@@ -9,18 +10,12 @@ t.test('defaults follow the documented configuration', async (t) => {
     port: 3000,
     host: '0.0.0.0',
     apiPrefix: '/api',
-    upstreamUrl: undefined,
     publicOrigin: 'http://localhost:3000',
-    metricsPort: 9091,
-    upstreamTimeoutMs: 10_000,
-    catalogTtlMs: 300_000,
-    catalogMaxStaleMs: 86_400_000,
-    sseHeartbeatMs: 15_000,
-    sseMaxPerIp: 20,
-    sseMaxTotal: 10_000,
-    sseRetryMs: 5_000,
-    sseDrainSpreadMs: 5_000,
-    sessionSecretGenerated: true,
+    observability: { port: 9091 },
+    upstream: { url: undefined, timeoutMs: 10_000, readinessWindowMs: 600_000 },
+    catalog: { ttlMs: 300_000, maxStaleMs: 86_400_000 },
+    streams: { heartbeatMs: 15_000, maxPerIp: 20, maxTotal: 10_000, retryMs: 5_000, drainSpreadMs: 5_000 },
+    auth: { sessionSecretGenerated: true },
     tracing: undefined,
   })
 })
@@ -64,26 +59,26 @@ t.test('production refuses the sandbox and a generated secret', async (t) => {
     TENANT_API_KEY: 'k',
     SESSION_SECRET: `${secret},${'t'.repeat(40)}`,
   })
-  t.equal(ok.upstreamUrl, 'https://up.example/api')
-  t.equal(ok.sessionSecrets.length, 2)
+  t.equal(ok.upstream.url, 'https://up.example/api')
+  t.equal(ok.auth.sessionSecrets.length, 2)
   t.type(new ConfigError('x'), Error)
 })
 
 t.test(
   'with the built-in sandbox the create limit is relaxed, unless RATE_LIMITS says otherwise',
   async (t) => {
-    t.same(loadConfig({}).rateLimits.create, { max: 120, timeWindow: '1 minute' })
+    t.same(loadConfig({}).edge.rateLimits.create, { max: 120, timeWindow: '1 minute' })
     const upstream = { UPSTREAM_URL: 'https://swap.example', TENANT_API_KEY: 'k' }
-    t.same(loadConfig(upstream).rateLimits.create, { max: 10, timeWindow: '1 minute' })
+    t.same(loadConfig(upstream).edge.rateLimits.create, { max: 10, timeWindow: '1 minute' })
     const overridden = loadConfig({ RATE_LIMITS: '{"create":{"max":3,"timeWindow":"1 minute"}}' })
-    t.same(overridden.rateLimits.create, { max: 3, timeWindow: '1 minute' })
+    t.same(overridden.edge.rateLimits.create, { max: 3, timeWindow: '1 minute' })
   },
 )
 
 t.test('RATE_LIMITS overrides one group and keeps the others', async (t) => {
   const c = loadConfig({ RATE_LIMITS: '{"create":{"max":20,"timeWindow":"1 minute"}}' })
-  t.same(c.rateLimits.create, { max: 20, timeWindow: '1 minute' })
-  t.ok(c.rateLimits.catalog.max > 20)
+  t.same(c.edge.rateLimits.create, { max: 20, timeWindow: '1 minute' })
+  t.ok(c.edge.rateLimits.catalog.max > 20)
 })
 
 t.test('RATE_LIMITS takes an ipCeiling; UPSTREAM_MAX_RPS is off unless set', async (t) => {
@@ -91,9 +86,9 @@ t.test('RATE_LIMITS takes an ipCeiling; UPSTREAM_MAX_RPS is off unless set', asy
     RATE_LIMITS: '{"create":{"max":20,"timeWindow":"1 minute","ipCeiling":10}}',
     UPSTREAM_MAX_RPS: '25',
   })
-  t.same(c.rateLimits.create, { max: 20, timeWindow: '1 minute', ipCeiling: 10 })
-  t.equal(c.upstreamMaxRps, 25)
-  t.equal(loadConfig({}).upstreamMaxRps, undefined)
+  t.same(c.edge.rateLimits.create, { max: 20, timeWindow: '1 minute', ipCeiling: 10 })
+  t.equal(c.upstream.maxRps, 25)
+  t.equal(loadConfig({}).upstream.maxRps, undefined)
 })
 
 t.test(

@@ -23,9 +23,9 @@ function get(url: string, path: string, localAddress: string, headers: Record<st
 t.test(
   'TRUST_PROXY: addresses, ranges or true; a bare hop count is refused naming the variable',
   async (t) => {
-    t.equal(loadConfig({}).trustProxy, false)
-    t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
-    t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8, ::1, loopback' }).trustProxy, [
+    t.equal(loadConfig({}).server.trustProxy, false)
+    t.equal(loadConfig({ TRUST_PROXY: 'true' }).server.trustProxy, true)
+    t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8, ::1, loopback' }).server.trustProxy, [
       '10.0.0.0/8',
       '192.0.2.7',
       'fd00::/8',

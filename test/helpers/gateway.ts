@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
 import { type AppDeps, buildApp } from '../../src/app.js'
-import { type Config, loadConfig } from '../../src/config.js'
+import { type AppConfig, type Config, loadConfig, withUpstream } from '../../src/config.js'
 import type { SandboxOptions } from '../../src/sandbox/app.js'
 import { type LogSink, logSink } from './logs.js'
 import { startSandbox } from './sandbox.js'
@@ -40,7 +40,7 @@ export async function startGateway(t: Test, opts: GatewayOptions = {}) {
     ...opts.env,
   })
   // As server.ts does: the sandbox's URL becomes the upstream's, and the gateway is told about it.
-  const config: Config = { ...loaded, upstreamUrl: loaded.upstreamUrl ?? sandbox.url }
+  const config: AppConfig = withUpstream(loaded, loaded.upstream.url ?? sandbox.url)
   const { control } = sandbox
   const builtIn = opts.builtInSandbox
     ? { sandbox: { url: sandbox.url, lapsed: (token: string) => !control.isAccessTokenLive(token) } }

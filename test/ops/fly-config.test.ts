@@ -28,9 +28,9 @@ t.test(
     const readiness = checks.find((c) => c.includes('path = "/readyz"'))
     const intervalMs = 1000 * seconds(/interval = "([^"]+)"/.exec(readiness ?? '')?.[1] ?? '')
 
-    t.ok(config.shutdownReadyDelayMs >= 2 * intervalMs, 'two readiness checks fail before the drain begins')
+    t.ok(config.shutdown.readyDelayMs >= 2 * intervalMs, 'two readiness checks fail before the drain begins')
     t.ok(
-      killTimeoutMs > config.shutdownReadyDelayMs + config.shutdownTimeoutMs,
+      killTimeoutMs > config.shutdown.readyDelayMs + config.shutdown.timeoutMs,
       'SIGKILL only after both phases',
     )
   },

@@ -131,7 +131,7 @@ t.test('the public port answers /metrics with 404 NOT_FOUND', async (t) => {
 
 t.test('METRICS_PORT=0 turns the metrics server off', async (t) => {
   const gw = await startGateway(t, { listen: true })
-  t.equal(gw.config.metricsPort, 0)
+  t.equal(gw.config.observability.port, undefined)
   t.equal(await gw.app.metricsUrl(), undefined)
 })
 

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
-import { DEFAULT_RATE_LIMITS, loadConfig, type RateLimitGroup } from '../../src/config.js'
+import { loadConfig } from '../../src/config.js'
+import { DEFAULT_RATE_LIMITS, type RateLimitGroup } from '../../src/edge/rate-limit-rules.js'
 import { startGateway } from '../helpers/gateway.js'
 import { assertProblem } from '../helpers/problem.js'
 
@@ -116,8 +117,8 @@ t.test('RATE_LIMITS overrides one group and keeps the defaults of the others', a
   const { app, config } = await startGateway(t, {
     env: { RATE_LIMITS: '{"create":{"max":2,"timeWindow":"30 seconds"}}' },
   })
-  t.same(config.rateLimits.create, { max: 2, timeWindow: '30 seconds' })
-  t.same(config.rateLimits.catalog, DEFAULT_RATE_LIMITS.catalog)
+  t.same(config.edge.rateLimits.create, { max: 2, timeWindow: '30 seconds' })
+  t.same(config.edge.rateLimits.catalog, DEFAULT_RATE_LIMITS.catalog)
   for (let i = 0; i < 2; i++) t.not((await send(app, ROUTES.create[0]!)).statusCode, 429)
   const over = await send(app, ROUTES.create[0]!)
   assertProblem(t, over, 'RATE_LIMITED')

@@ -13,8 +13,8 @@ const noRedisServer = redisServerInstalled()
   : 'redis-server is not installed: cannot start a private Redis'
 
 t.test('REDIS_COMMAND_TIMEOUT_MS is 250 ms unless set, and must be a positive integer', async (t) => {
-  t.equal(loadConfig({}).redisCommandTimeoutMs, 250)
-  t.equal(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '40' }).redisCommandTimeoutMs, 40)
+  t.equal(loadConfig({}).redis.commandTimeoutMs, 250)
+  t.equal(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '40' }).redis.commandTimeoutMs, 40)
   for (const bad of ['0', '-5', 'soon', '2.5'])
     t.throws(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: bad }), {
       name: 'ConfigError',
@@ -24,7 +24,7 @@ t.test('REDIS_COMMAND_TIMEOUT_MS is 250 ms unless set, and must be a positive in
 
 t.test('REDIS_URL names a database by number, or none', async (t) => {
   for (const ok of ['redis://h:6379', 'redis://h:6379/', 'rediss://u:p@h:6380/3'])
-    t.equal(loadConfig({ REDIS_URL: ok }).redisUrl, ok)
+    t.equal(loadConfig({ REDIS_URL: ok }).redis.url, ok)
   t.throws(() => loadConfig({ REDIS_URL: 'redis://h:6379/sessions' }), {
     name: 'ConfigError',
     message: /REDIS_URL: .*database number/,

@@ -7,6 +7,7 @@
 import { Redis } from 'ioredis'
 import pino from 'pino'
 import t from 'tap'
+import { KEY_SPACES } from '../../src/redis/stores.js'
 import { systemClock } from '../../src/clock.js'
 import { MemoryIdempotencyStore } from '../../src/orders/idempotency-store.js'
 import { RedisIdempotencyStore } from '../../src/orders/redis-idempotency-store.js'
@@ -30,7 +31,12 @@ t.test(
     t.teardown(() => link.close())
     await link.waitUntilReady()
     const store = () =>
-      new RedisIdempotencyStore(link, { fallback: new MemoryIdempotencyStore(), log, clock: systemClock })
+      new RedisIdempotencyStore(link, {
+        fallback: new MemoryIdempotencyStore(),
+        log,
+        clock: systemClock,
+        prefix: KEY_SPACES.idempotency,
+      })
     const here = store()
     // Loads the claim script, so the hung claim is one the server can run when it resumes.
     t.equal(await here.claim('warm-up', 'f0', DAY_MS), undefined)

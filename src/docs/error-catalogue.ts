@@ -1,6 +1,6 @@
 // What each error code means for a caller (docs/api.md, "Errors"), beside the status, title and retryability
 // that src/errors.ts holds. Typed over every code, so a new code cannot ship undocumented.
-import { codeSlug, ERROR_CODES, type ErrorCode } from '../../errors.js'
+import { codeSlug, ERROR_CODES, type ErrorCode } from '../errors.js'
 
 const MEANINGS: Record<ErrorCode, string> = {
   VALIDATION_FAILED:

@@ -6,7 +6,7 @@
 // every body with an index signature, under which a misspelt field compiles. The one body whose
 // fields nobody documents (swap limits) says it is open.
 import { type core, z } from 'zod'
-import { BASE_KEY, type BaseSchema, WIRE_KEY, type WireType } from '../../edge/wire-types.js'
+import { BASE_KEY, type BaseSchema, WIRE_KEY, type WireType } from '../edge/wire-types.js'
 
 export type Json = Record<string, unknown>
 

@@ -1,16 +1,16 @@
 // The OpenAPI 3.1 document (at /api/openapi.json, built from each route's own declaration), the API
 // reference rendered from it by Swagger UI (at /api/docs, its assets served from the package), and
-// the error codes page (/api/docs/errors). `openapiCollector` must be registered before the
-// capabilities so that it sees their routes; `docsRoutes` adds the routes that serve the result.
+// the error codes page (/api/docs/errors). `openapiCollector` is registered before the capabilities
+// so that it sees their routes; `docsRoutes`, after them, adds the routes that serve the result.
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { sessionCookieFor } from '../../auth/session.js'
-import type { RouteAnswers } from '../../edge/route-answers.js'
-import { pageHeaders } from '../../edge/security-headers.js'
+import { sessionCookieFor } from '../edge/cookies.js'
+import type { RouteAnswers } from '../edge/route-answers.js'
+import { pageHeaders } from '../edge/security-headers.js'
 import { ERRORS_STYLE_HASH, errorsPage } from './errors-page.js'
 import { errorCatalogue } from './error-catalogue.js'
 import { tidy } from './json-schema.js'
@@ -22,9 +22,11 @@ import {
   operationAnswers,
 } from './openapi-document.js'
 
+/** The version of the public API contract, as the OpenAPI document states it. */
+const API_VERSION = '1.0.0'
+
 export interface DocsOptions {
   apiPrefix: string
-  version: string
   /** PUBLIC_ORIGIN: the document's server, and where problem `type` links and the reference point. */
   publicOrigin: string
 }
@@ -60,7 +62,7 @@ export const openapiCollector = fp(
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: TITLE, version: opts.version, description: description(errorsUrl) },
+        info: { title: TITLE, version: API_VERSION, description: description(errorsUrl) },
         externalDocs: { description: 'The error codes, one anchor each', url: errorsUrl },
         tags: [
           { name: 'catalog', description: 'Tokens and chains, served from the catalog cache' },
@@ -144,46 +146,52 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
   })
 }
 
-export async function docsRoutes(app: FastifyInstance, opts: DocsOptions) {
-  const catalogue = errorCatalogue()
-  const errorsPolicy = {
-    defaultSrc: ["'none'"],
-    styleSrc: [ERRORS_STYLE_HASH],
-    frameAncestors: ["'none'"],
-    baseUri: ["'none'"],
-    formAction: ["'none'"],
-  }
+export const docsRoutes = fp(
+  async (app: FastifyInstance, opts: DocsOptions) => {
+    const catalogue = errorCatalogue()
+    const errorsPolicy = {
+      defaultSrc: ["'none'"],
+      styleSrc: [ERRORS_STYLE_HASH],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'none'"],
+    }
 
-  app.get(
-    `${opts.apiPrefix}/openapi.json`,
-    {
-      schema: { summary: 'This OpenAPI document', tags: ['ops'], operationId: 'getOpenApiDocument' },
-      config: {
-        answers: {
-          success: {
-            200: { description: 'This OpenAPI 3.1 document.', body: z.looseObject({ openapi: z.string() }) },
+    app.get(
+      `${opts.apiPrefix}/openapi.json`,
+      {
+        schema: { summary: 'This OpenAPI document', tags: ['ops'], operationId: 'getOpenApiDocument' },
+        config: {
+          answers: {
+            success: {
+              200: {
+                description: 'This OpenAPI 3.1 document.',
+                body: z.looseObject({ openapi: z.string() }),
+              },
+            },
+            problems: [],
           },
-          problems: [],
         },
       },
-    },
-    // @fastify/swagger builds the document once and keeps it.
-    async (_r, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
-  )
-  app.get(
-    `${opts.apiPrefix}/docs/errors`,
-    {
-      schema: { summary: 'The error codes', tags: ['ops'], operationId: 'getErrorCodes' },
-      config: {
-        cspDirectives: errorsPolicy,
-        answers: { success: { 200: page('The error codes, one `#code-slug` anchor each.') }, problems: [] },
+      // @fastify/swagger builds the document once and keeps it.
+      async (_r, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
+    )
+    app.get(
+      `${opts.apiPrefix}/docs/errors`,
+      {
+        schema: { summary: 'The error codes', tags: ['ops'], operationId: 'getErrorCodes' },
+        config: {
+          cspDirectives: errorsPolicy,
+          answers: { success: { 200: page('The error codes, one `#code-slug` anchor each.') }, problems: [] },
+        },
       },
-    },
-    async (_r, reply) =>
-      reply
-        .header('cache-control', 'public, max-age=300')
-        .type(html)
-        .send(errorsPage(TITLE, catalogue, opts.apiPrefix)),
-  )
-  await app.register(reference, opts)
-}
+      async (_r, reply) =>
+        reply
+          .header('cache-control', 'public, max-age=300')
+          .type(html)
+          .send(errorsPage(TITLE, catalogue, opts.apiPrefix)),
+    )
+    await app.register(reference, opts)
+  },
+  { name: 'docs', dependencies: ['openapi-collector'] },
+)

@@ -2,9 +2,9 @@
 // edge/route-answers.ts): @fastify/swagger lists the routes and their inputs; `operationAnswers` turns a
 // route's declaration into its answers and security when the document is generated; `documentBase`
 // and `completeDocument` add what belongs to the whole API (servers, security schemes, components).
-import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../../errors.js'
-import { problemSchema } from '../../edge/problem-schema.js'
-import type { RouteAnswers, SuccessAnswer } from '../../edge/route-answers.js'
+import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../errors.js'
+import { problemSchema } from '../edge/problem-schema.js'
+import type { RouteAnswers, SuccessAnswer } from '../edge/route-answers.js'
 import { type CatalogueEntry, errorCatalogue } from './error-catalogue.js'
 import { bodySchema, COMPONENTS, componentSchemas, type Json } from './json-schema.js'
 

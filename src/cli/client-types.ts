@@ -9,8 +9,8 @@ import { writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import prettier from 'prettier'
 import type ts from 'typescript'
-import type { OpenApiDocument } from './openapi-document.js'
-import type { Json } from './json-schema.js'
+import type { OpenApiDocument } from '../docs/openapi-document.js'
+import type { Json } from '../docs/json-schema.js'
 import { offlineDocument } from './offline-document.js'
 
 export const CLIENT_TYPES_FILE = new URL('../../../packages/client/src/openapi-types.ts', import.meta.url)

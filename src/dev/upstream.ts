@@ -2,7 +2,7 @@
 // It is loaded by a specifier the compiler cannot follow, so neither the sandbox's code nor its
 // dependencies are part of the production build (tsconfig.build.json leaves src/sandbox out).
 
-import type { BuiltInSandbox } from './app.js'
+import type { BuiltInSandbox } from '../app.js'
 
 /** What server.ts needs of a running sandbox; src/sandbox/start.ts implements it. */
 export interface DevUpstream extends BuiltInSandbox {
@@ -10,7 +10,7 @@ export interface DevUpstream extends BuiltInSandbox {
 }
 export type StartDevUpstream = (opts: { tenantKey: string }) => Promise<DevUpstream>
 
-const SANDBOX_ENTRY = './sandbox/start.js'
+const SANDBOX_ENTRY = '../sandbox/start.js'
 
 export async function startDevUpstream(tenantKey: string): Promise<DevUpstream> {
   let module: { startSandbox: StartDevUpstream }
