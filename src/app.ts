@@ -12,6 +12,7 @@ import { catalogPlugin } from './catalog/plugin.js'
 import { type Clock, systemClock } from './clock.js'
 import type { AppConfig } from './config.js'
 import { demoPlugin } from './demo/plugin.js'
+import type { BuiltInSandbox } from './dev/upstream.js'
 import { docsRoutes, openapiCollector } from './docs/plugin.js'
 import { createLogger } from './edge/logger.js'
 import { edge } from './edge/plugin.js'
@@ -51,16 +52,6 @@ export interface AppDeps {
   checkTenantKeyAtStart?: boolean
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
-}
-
-export interface BuiltInSandbox {
-  /** Where it listens: its control routes are mounted at `${apiPrefix}/sandbox/…`. */
-  url: string
-  /**
-   * Whether it has lapsed this access token before its `exp` (its session-lapse control), so the
-   * gateway, which reads a session's expiry from the token, sees the lapse at once.
-   */
-  lapsed(accessToken: string): boolean
 }
 
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {

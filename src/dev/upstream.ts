@@ -2,7 +2,16 @@
 // It is loaded by a specifier the compiler cannot follow, so neither the sandbox's code nor its
 // dependencies are part of the production build (tsconfig.build.json leaves src/sandbox out).
 
-import type { BuiltInSandbox } from '../app.js'
+/** The built-in sandbox as buildApp sees it (development only). */
+export interface BuiltInSandbox {
+  /** Where it listens: its control routes are mounted at `${apiPrefix}/sandbox/…`. */
+  url: string
+  /**
+   * Whether it has lapsed this access token before its `exp` (its session-lapse control), so the
+   * gateway, which reads a session's expiry from the token, sees the lapse at once.
+   */
+  lapsed(accessToken: string): boolean
+}
 
 /** What server.ts needs of a running sandbox; src/sandbox/start.ts implements it. */
 export interface DevUpstream extends BuiltInSandbox {

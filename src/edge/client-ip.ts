@@ -5,12 +5,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    clientIp(): string
+  interface FastifyInstance {
+    /** CLIENT_IP_HEADER, lower-cased; undefined: request.ip. */
+    clientIpHeader: string | undefined
   }
 }
 
-function clientIpOf(request: FastifyRequest, header: string | undefined): string {
+/** Read through the instance, which every request has (those the router refuses too). */
+export function clientIpOf(request: FastifyRequest): string {
+  const header = request.server.clientIpHeader
   if (header) {
     const value = request.headers[header]
     const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim()
@@ -21,9 +24,7 @@ function clientIpOf(request: FastifyRequest, header: string | undefined): string
 
 export const clientIp = fp(
   async (app: FastifyInstance, opts: { header: string | undefined }) => {
-    app.decorateRequest('clientIp', function (this: FastifyRequest) {
-      return clientIpOf(this, opts.header)
-    })
+    app.decorate('clientIpHeader', opts.header)
   },
   { name: 'client-ip' },
 )

@@ -1,5 +1,6 @@
 // The one log line per request, with order uuids (bearer capabilities) shortened in its URL; its
 // hooks also begin and finish the request's trace.
+import { clientIpOf } from './client-ip.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { routeUrlOf } from './route-group.js'
@@ -18,7 +19,7 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number) {
   return {
     method: request.method,
     // The client as rate limits key it: behind a trusted proxy, its own address.
-    client: request.clientIp(),
+    client: clientIpOf(request),
     url: shortenIds(request.url),
     route: routeUrlOf(request) ?? null,
     status: statusCode,

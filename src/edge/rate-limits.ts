@@ -5,6 +5,7 @@
 // so fresh wallets cannot mint budgets on one address. Counters live in memory, or in Redis when the
 // gateway runs several instances; a Redis that is away lets requests through (fail open) rather than
 // refusing everyone.
+import { clientIpOf } from './client-ip.js'
 import rateLimit, { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
@@ -76,7 +77,7 @@ export const rateLimits = fp(
       ]),
     ) as Record<RateLimitGroup, { max: number; ms: number; ceiling: number }>
     const ruleOf = (request: FastifyRequest) => rules[groupOf(request) || 'global']
-    const ipKeyOf = (request: FastifyRequest) => keyOfIp(request.clientIp())
+    const ipKeyOf = (request: FastifyRequest) => keyOfIp(clientIpOf(request))
     // Sessions are read by auth, registered after the edge: looked up once every plugin is in.
     let userOf: UserOf = () => undefined
     app.addHook('onReady', async () => {

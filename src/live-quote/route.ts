@@ -2,6 +2,7 @@
 // refused before the first byte, with the same answer: the parameters (400), the pair (UNKNOWN_TOKEN,
 // PAIR_UNAVAILABLE), the stream limits (429, 503), and the first quote itself (NO_QUOTE, upstream
 // failures); then the response is taken over from Fastify and handed to the hub.
+import { clientIpOf } from '../edge/client-ip.js'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -73,7 +74,7 @@ export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteO
       const q = request.query
       const ctx = request.upstreamContext()
       await guard.checkPair(ctx, q.depositTokenId, q.settleTokenId)
-      const client = hub.admit(request.clientIp())
+      const client = hub.admit(clientIpOf(request))
       let first: Buffer
       try {
         first = await hub.start(client, q, upstreamQuoteQuery(q), ctx)

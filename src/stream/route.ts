@@ -1,6 +1,7 @@
 // GET <prefix>/orders/:uuid/status-stream (docs/stream.md). Everything that can fail is decided
 // before the first byte: the uuid (400), the stream limits (429, 503), the order itself (404); then
 // the response is taken over from Fastify and handed to the hub.
+import { clientIpOf } from '../edge/client-ip.js'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -52,7 +53,7 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
     },
     async (request, reply) => {
       const { uuid } = request.params
-      const client = hub.admit(request.clientIp())
+      const client = hub.admit(clientIpOf(request))
       let read: OrderRead
       try {
         read = await app.orderReader.read(request.upstreamContext(), uuid)
