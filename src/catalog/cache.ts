@@ -48,7 +48,7 @@ export interface CatalogCacheOptions {
   fetch: (trigger: LoadTrigger) => Promise<Buffer>
   /** The upstream client's breaker: undefined while calls flow, else ms until it lets a probe through. */
   upstreamPausedForMs?: () => number | undefined
-  random?: () => number
+  random: () => number
 }
 
 /** Plain numbers for the metrics collector. `ageMs` is NaN while there is no copy. */
@@ -227,8 +227,10 @@ export class CatalogCache {
     const paused = this.options.upstreamPausedForMs?.()
     if (paused !== undefined) return Math.max(paused, tuning.retryBaseMs)
     this.failures += 1
-    const random = this.options.random ?? Math.random
-    return tuning.retryBaseMs + backoffDelay(this.failures - 1, tuning.retryBaseMs, tuning.retryCapMs, random)
+    return (
+      tuning.retryBaseMs +
+      backoffDelay(this.failures - 1, tuning.retryBaseMs, tuning.retryCapMs, this.options.random)
+    )
   }
 
   /** One timer at a time: the next reload, whatever caused the last one. */

@@ -113,12 +113,6 @@ export interface components {
       /** @description The user's id: `userId` on the orders they create. */
       id: string
     }
-    Challenge: {
-      /** @description A single-use nonce from the swap service. */
-      nonce: string
-      /** @description With `address` and `chainId`: the EIP-4361 message to sign, naming the asking page. */
-      message?: string
-    }
     /** @description Who is signed in: `signedIn: true` with the expiry; `signedIn: false, expired: true` with the wallet to ask again; or `signedIn: false`. */
     Session:
       | {
@@ -187,6 +181,12 @@ export interface components {
       }
       message: string
       signature: string
+    }
+    Challenge: {
+      /** @description A single-use nonce from the swap service. */
+      nonce: string
+      /** @description With `address` and `chainId`: the EIP-4361 message to sign, naming the asking page. */
+      message?: string
     }
     Problem: {
       /**
