@@ -3,7 +3,7 @@ import t from 'tap'
 import { loadConfig } from '../../src/config.js'
 
 t.test('the live quote settings default to 5 s, 30 s and 10 minutes', async (t) => {
-  t.match(loadConfig({}), { quoteRefreshMs: 5_000, quoteMaxSilenceMs: 30_000, quoteStreamMaxMs: 600_000 })
+  t.match(loadConfig({}).quotes, { refreshMs: 5_000, maxSilenceMs: 30_000, maxMs: 600_000 })
 })
 
 t.test('a longest silence shorter than the refresh interval is refused, naming the variable', async (t) => {
