@@ -2,11 +2,11 @@
 // Fastify's router and Node's HTTP parser would write themselves, and slow clients are cut off at
 // HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS without touching open streams. Raw sockets throughout:
 // no HTTP client library sends these requests.
-import http from 'node:http'
 import t, { type Test } from 'tap'
 import { MAX_URL_LENGTH } from '../../src/edge/url-limits.js'
 import { startGateway } from '../helpers/gateway.js'
 import { assertProblem } from '../helpers/problem.js'
+import { heartbeats, readRaw } from '../helpers/sse.js'
 import { streamGateway } from '../stream/setup.js'
 import { type RawAnswer, rawConnection, rawExchange } from './raw-http.js'
 
@@ -124,21 +124,13 @@ t.test('an open stream outlives REQUEST_TIMEOUT_MS and HEADERS_TIMEOUT_MS', asyn
     env: { HEADERS_TIMEOUT_MS: '100', REQUEST_TIMEOUT_MS: '200', SSE_HEARTBEAT_MS: '100' },
   })
   const uuid = await gw.newOrder()
-  const beats = await new Promise<number>((resolve, reject) => {
-    let received = ''
-    const req = http.get(gw.streamUrl(uuid), { agent: false }, (res) => {
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        received += chunk
-      })
-      res.on('close', () => reject(new Error(`the stream was closed: ${received}`)))
-      setTimeout(() => {
-        res.removeAllListeners('close')
-        req.destroy()
-        resolve((received.match(/^: heartbeat\n\n/gm) ?? []).length)
-      }, 1_000)
-    })
-    req.on('error', reject)
-  })
+  const stream = await readRaw(gw.streamUrl(uuid))
+  const cut = await Promise.race([
+    stream.ended.then(({ text }) => `the stream was closed: ${text}`),
+    new Promise<undefined>((resolve) => setTimeout(resolve, 1_000)),
+  ])
+  stream.close()
+  t.equal(cut, undefined, 'the stream is still open after a second')
+  const beats = heartbeats(stream.text())
   t.ok(beats >= 3, `still beating after five times REQUEST_TIMEOUT_MS (${beats} heartbeats)`)
 })

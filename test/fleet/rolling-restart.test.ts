@@ -4,7 +4,7 @@
 // Nothing may be lost: no failed request (the balancer retries nothing), every stream sees its
 // order's final status, and every instance exits 0 within its shutdown phases.
 import t from 'tap'
-import { STATUS_EVENT, type Follower, follow } from '../stream/follow.js'
+import { type Follower, follow, STATUS_EVENT, STATUS_EVENTS, type StatusData } from '../helpers/sse.js'
 import { FLEET_ENV, fleetSkip, startFleet, terminate } from './fleet.js'
 import { startLoad } from './load.js'
 
@@ -21,7 +21,7 @@ const GENEROUS = JSON.stringify(
 const PHASES_MS = Number(FLEET_ENV.SHUTDOWN_READY_DELAY_MS) + Number(FLEET_ENV.SHUTDOWN_TIMEOUT_MS)
 const EXIT_SLACK_MS = 2000
 
-const completed = (f: Follower) => f.updates().some((e) => e.data.status === 'COMPLETED')
+const completed = (f: Follower<StatusData>) => f.of(STATUS_EVENT).some((e) => e.data.status === 'COMPLETED')
 
 t.test(
   'a rolling restart under load fails no request and loses no final status',
@@ -29,8 +29,11 @@ t.test(
   async (t) => {
     const fleet = await startFleet(t, { env: { RATE_LIMITS: GENEROUS, SSE_MAX_PER_IP: '1000' } })
     const uuids = await fleet.processingOrders(STREAMS)
-    const followers = new Map<string, Follower>()
-    for (const uuid of uuids) followers.set(uuid, follow(t, `${fleet.url}/api/orders/${uuid}/status-stream`))
+    const followers = new Map<string, Follower<StatusData>>()
+    for (const uuid of uuids) {
+      const url = `${fleet.url}/api/orders/${uuid}/status-stream`
+      followers.set(uuid, follow<StatusData>(t, url, { events: STATUS_EVENTS }))
+    }
     const all = [...followers.values()]
     await Promise.all(all.map((f) => f.until('the snapshot', () => f.events.length > 0, 30_000)))
 

@@ -13,27 +13,27 @@ t.test(
     const clock = fakeClock()
     const gw = await quoteGateway(t, { clock, env: { QUOTE_STREAM_MAX_SILENCE_MS: '30000' } })
     const w = gw.watch(gw.params())
-    await w.until('the first quote, at once', () => w.quotes().length === 1)
-    const first = w.quotes()[0]!.data
+    await w.until('the first quote, at once', () => w.of('quote').length === 1)
+    const first = w.of('quote')[0]!.data
     t.equal(first.quotedAt, new Date(clock.now()).toISOString(), 'quotedAt: when it was priced')
 
     const seen = gw.calls().length
     await eventually('five refreshes of an unchanged price', () => gw.calls().length >= seen + 5)
-    t.equal(w.quotes().length, 1, 'no event for a refresh that changed nothing')
+    t.equal(w.of('quote').length, 1, 'no event for a refresh that changed nothing')
 
     clock.advance(30_000)
-    await w.until('the silence bound', () => w.quotes().length === 2)
-    const second = w.quotes()[1]!.data
+    await w.until('the silence bound', () => w.of('quote').length === 2)
+    const second = w.of('quote')[1]!.data
     t.same(price(second), price(first), 'the same price, said again')
     t.equal(Date.parse(String(second.quotedAt)) - Date.parse(String(first.quotedAt)), 30_000)
 
     gw.control.setTokenPrice(gw.p.eth.id, 1234.5)
-    await w.until('the changed price', () => w.quotes().length === 3)
-    const third = w.quotes()[2]!.data
+    await w.until('the changed price', () => w.of('quote').length === 3)
+    const third = w.of('quote')[2]!.data
     t.not(third.exchangeRate, second.exchangeRate, 'a new rate')
     t.not(third.settleAmount, second.settleAmount)
     t.equal(third.quotedAt, second.quotedAt, 'sent with the clock still: not the silence bound')
-    t.equal(w.problems().length, 0)
+    t.equal(w.of('problem').length, 0)
     t.equal(w.opens, 1, 'one stream all along')
   },
 )
@@ -43,17 +43,17 @@ t.test(
   async (t) => {
     const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: '30' } })
     const w = gw.watch(gw.params())
-    await w.until('the first quote', () => w.quotes().length === 1)
+    await w.until('the first quote', () => w.of('quote').length === 1)
     const before = gw.calls().length
     gw.control.fault(QUOTE_ROUTE, { kind: 'error500', count: 3 })
-    await w.until('the problem', () => w.problems().length === 1)
+    await w.until('the problem', () => w.of('problem').length === 1)
     await w.until('a fresh quote after it', () => w.events.at(-1)?.type === 'quote' && w.events.length >= 3)
     t.same(
       w.events.map((e) => e.type),
       ['quote', 'problem', 'quote'],
       'one problem event for a failure that lasted three refreshes',
     )
-    const problem = w.problems()[0]!.data
+    const problem = w.of('problem')[0]!.data
     t.match(problem, {
       type: /^http:\/\/localhost:\d+\/api\/docs\/errors#upstream-error$/,
       code: 'UPSTREAM_ERROR',
@@ -73,7 +73,11 @@ t.test(
       failed.some((c) => c.headers['x-request-id'] === problem.requestId),
       'the problem names the refresh that failed',
     )
-    t.same(price(w.quotes()[1]!.data), price(w.quotes()[0]!.data), 'the price, sent again after the problem')
+    t.same(
+      price(w.of('quote')[1]!.data),
+      price(w.of('quote')[0]!.data),
+      'the price, sent again after the problem',
+    )
   },
 )
 
@@ -83,7 +87,7 @@ t.test(
     const clock = fakeClock()
     const gw = await quoteGateway(t, { clock, env: { QUOTE_REFRESH_MS: '30' } })
     const w = gw.watch(gw.params())
-    await w.until('the first quote', () => w.quotes().length === 1)
+    await w.until('the first quote', () => w.of('quote').length === 1)
     const before = gw.calls().length
     gw.control.fault(QUOTE_ROUTE, {
       kind: 'status',
@@ -105,7 +109,7 @@ t.test(
 
     clock.advance(60_000)
     await eventually('polling resumed', () => gw.calls().length > limited)
-    await w.until('a fresh quote (the silence bound has passed meanwhile)', () => w.quotes().length === 2)
+    await w.until('a fresh quote (the silence bound has passed meanwhile)', () => w.of('quote').length === 2)
     t.equal(w.opens, 1, 'the stream carried on')
   },
 )

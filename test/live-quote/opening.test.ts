@@ -3,7 +3,7 @@ import type { ErrorCode } from '../../src/errors.js'
 import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { assertProblem } from '../helpers/problem.js'
-import { rawStream } from '../stream/raw.js'
+import { readRaw } from '../helpers/sse.js'
 import { type QuoteParams, QUOTE_ROUTE, quoteGateway } from './setup.js'
 
 async function answer(url: string) {
@@ -72,16 +72,16 @@ t.test(
     const clock = fakeClock()
     const gw = await quoteGateway(t, { clock, env: { QUOTE_STREAM_MAX_MS: '60000' } })
     const q = gw.params()
-    const raw = rawStream(gw.streamUrl(q))
-    t.match(await raw.first, /^retry: \d+\nevent: quote\ndata: \{.*"quotedAt":"[^"]+"\}\n\n$/s)
+    const raw = await readRaw(gw.streamUrl(q))
+    t.match(await raw.first(), /^retry: \d+\nevent: quote\ndata: \{.*"quotedAt":"[^"]+"\}\n\n$/s)
     const w = gw.watch(q)
-    await w.until('the first quote', () => w.quotes().length === 1)
+    await w.until('the first quote', () => w.of('quote').length === 1)
 
     clock.advance(59_999)
     await eventually('a refresh or two', () => gw.app.quoteHub.stats().refreshes >= 3)
     t.equal(w.es.readyState, w.es.OPEN, 'not before its time')
     clock.advance(1)
-    const text = await raw.text
+    const { text } = await raw.ended
     t.match(text, /\n\nevent: end\nid: quote-stream-ended\ndata: \{"reason":"QUOTE_STREAM_MAX_MS"\}\n\n$/)
     await w.until('EventSource reconnected, was told 204 and stopped', () => w.es.readyState === w.es.CLOSED)
     t.equal(w.opens, 1)
@@ -91,6 +91,6 @@ t.test(
     const again = await fetch(gw.streamUrl(q), { headers: { 'last-event-id': 'quote-stream-ended' } })
     t.equal(again.status, 204)
     const fresh = gw.watch(q)
-    await fresh.until('a new stream (no Last-Event-ID) watches again', () => fresh.quotes().length === 1)
+    await fresh.until('a new stream (no Last-Event-ID) watches again', () => fresh.of('quote').length === 1)
   },
 )

@@ -6,9 +6,11 @@ import type { SandboxOptions } from '../../src/sandbox/app.js'
 import type { FakeClock } from '../helpers/clock.js'
 import { startGateway } from '../helpers/gateway.js'
 import { picks } from '../helpers/picks.js'
-import { type Watcher, watch } from './watch.js'
+import { type Follower, follow } from '../helpers/sse.js'
 
 export const QUOTE_ROUTE = 'GET /v1/tokens/quote'
+/** The events a watcher records: quotes, and the problems of refreshes that failed. */
+const QUOTE_EVENTS = ['quote', 'problem']
 
 /** Generous request limits: these tests are about live quotes, not the request rate limiter. */
 const RATE_LIMITS = JSON.stringify({
@@ -30,7 +32,7 @@ export interface QuoteParams {
 }
 
 export async function quoteGateway(t: Test, setup: QuoteSetup = {}) {
-  const watchers: Watcher[] = []
+  const watchers: Follower[] = []
   t.teardown(() => {
     for (const w of watchers) w.close()
   })
@@ -65,8 +67,11 @@ export async function quoteGateway(t: Test, setup: QuoteSetup = {}) {
     quoteUrl: (q: QuoteParams) => `${gw.url}/api/v1/tokens/quote?${query(q)}`,
     /** The quote calls the sandbox received, in order. */
     calls: () => control.requestsTo(QUOTE_ROUTE),
-    watch(q: QuoteParams, headers?: Record<string, string>): Watcher {
-      const w = watch(t, `${gw.url}/api/v1/tokens/quote/stream?${query(q)}`, headers)
+    watch(q: QuoteParams, headers?: Record<string, string>): Follower {
+      const w = follow(t, `${gw.url}/api/v1/tokens/quote/stream?${query(q)}`, {
+        events: QUOTE_EVENTS,
+        headers,
+      })
       watchers.push(w)
       return w
     },

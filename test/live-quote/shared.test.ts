@@ -1,11 +1,10 @@
 // What live quote streams share with status streams: the stream limits, the heartbeat and the ends at
 // shutdown; and what they share with the quote route: the `pricing` rate-limit group.
-import http from 'node:http'
 import t from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
-import { rawStream } from '../stream/raw.js'
+import { heartbeats, readRaw } from '../helpers/sse.js'
 import { quoteGateway } from './setup.js'
 
 async function answer(url: string, headers: Record<string, string> = {}) {
@@ -22,11 +21,14 @@ t.test('live quote and status streams count against the same SSE_MAX_PER_IP', as
     payload: orderBody(gw.p),
   })
   const statusUrl = `${gw.url}/api/orders/${created.json<{ uuid: string }>().uuid}/status-stream`
-  const status = rawStream(statusUrl)
+  const status = await readRaw(statusUrl)
   const w = gw.watch(gw.params(), alice)
   // The status stream's own client sends no header: another address. Alice's second place:
   const w2 = gw.watch(gw.params(300), alice)
-  await Promise.all([status.first, ...[w, w2].map((x) => x.until('open', () => x.quotes().length === 1))])
+  await Promise.all([
+    status.first(),
+    ...[w, w2].map((x) => x.until('open', () => x.of('quote').length === 1)),
+  ])
   assertProblem(t, await answer(gw.streamUrl(gw.params()), alice), 'RATE_LIMITED')
   assertProblem(t, await answer(statusUrl, alice), 'RATE_LIMITED')
   t.equal(gw.app.streamHub.stats().openStreams, 1, 'status streams counted apart')
@@ -43,7 +45,7 @@ t.test('a live quote is in the pricing rate-limit group, counted once per stream
     env: { RATE_LIMITS: JSON.stringify({ pricing: { max: 3, timeWindow: '1 minute' } }) },
   })
   const watchers = [gw.watch(gw.params()), gw.watch(gw.params())]
-  await Promise.all(watchers.map((w) => w.until('open', () => w.quotes().length === 1)))
+  await Promise.all(watchers.map((w) => w.until('open', () => w.of('quote').length === 1)))
   await eventually('refreshes, which count nothing', () => gw.app.quoteHub.stats().refreshes >= 4)
   t.equal((await answer(gw.quoteUrl(gw.params()))).statusCode, 200, 'the third request of the group')
   const refused = assertProblem(t, await answer(gw.streamUrl(gw.params())), 'RATE_LIMITED')
@@ -54,20 +56,9 @@ t.test('a quiet live quote carries the heartbeat comment every SSE_HEARTBEAT_MS'
   const gw = await quoteGateway(t, {
     env: { SSE_HEARTBEAT_MS: '40', QUOTE_REFRESH_MS: '60000', QUOTE_STREAM_MAX_SILENCE_MS: '60000' },
   })
-  const text = await new Promise<string>((resolve, reject) => {
-    let received = ''
-    const req = http.get(gw.streamUrl(gw.params()), { agent: false }, (res) => {
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        received += chunk
-        if ((received.match(/^: heartbeat\n\n/gm) ?? []).length >= 3) {
-          req.destroy()
-          resolve(received)
-        }
-      })
-    })
-    req.on('error', reject)
-  })
+  const raw = await readRaw(gw.streamUrl(gw.params()))
+  const text = await raw.until('three heartbeats', (text) => heartbeats(text) >= 3)
+  raw.close()
   t.match(text, /^retry: \d+\nevent: quote\ndata: [^\n]+\n\n: heartbeat\n\n: heartbeat\n\n: heartbeat\n\n/)
 })
 
@@ -78,15 +69,15 @@ t.test('on shutdown live quotes end cleanly with the status streams, and their p
     url: '/api/v1/orders/create',
     payload: orderBody(gw.p),
   })
-  const status = rawStream(`${gw.url}/api/orders/${created.json<{ uuid: string }>().uuid}/status-stream`)
-  const quotes = [rawStream(gw.streamUrl(gw.params())), rawStream(gw.streamUrl(gw.params(5)))]
-  await Promise.all([status.first, ...quotes.map((q) => q.first)])
+  const status = await readRaw(`${gw.url}/api/orders/${created.json<{ uuid: string }>().uuid}/status-stream`)
+  const quotes = await Promise.all([readRaw(gw.streamUrl(gw.params())), readRaw(gw.streamUrl(gw.params(5)))])
+  await Promise.all([status.first(), ...quotes.map((q) => q.first())])
   t.equal(gw.app.quoteHub.stats().polled, 2)
   await gw.app.close()
   for (const q of quotes) {
-    t.match(await q.text, /^retry: \d+\nevent: quote\n.*\n: server shutting down; reconnect\n\n$/s)
+    t.match((await q.ended).text, /^retry: \d+\nevent: quote\n.*\n: server shutting down; reconnect\n\n$/s)
   }
-  t.match(await status.text, /: server shutting down; reconnect\n\n$/)
+  t.match((await status.ended).text, /: server shutting down; reconnect\n\n$/)
   t.match(gw.app.quoteHub.stats(), { openStreams: 0, polled: 0 })
   const calls = gw.calls().length
   await new Promise((resolve) => setTimeout(resolve, 200))

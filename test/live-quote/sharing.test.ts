@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { eventually } from '../helpers/eventually.js'
+import type { Follower } from '../helpers/sse.js'
 import { type QuoteParams, quoteGateway } from './setup.js'
-import type { Watcher } from './watch.js'
 
 const REFRESH_MS = 60
 
@@ -19,8 +19,8 @@ function onePerInterval(t: Test, at: number[], what: string) {
   )
 }
 
-const opened = (watchers: Watcher[]) =>
-  Promise.all(watchers.map((w) => w.until('the first quote', () => w.quotes().length >= 1)))
+const opened = (watchers: Follower[]) =>
+  Promise.all(watchers.map((w) => w.until('the first quote', () => w.of('quote').length >= 1)))
 
 t.test('eight clients watching one quote make one upstream call per QUOTE_REFRESH_MS', async (t) => {
   const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: String(REFRESH_MS) } })
@@ -28,7 +28,7 @@ t.test('eight clients watching one quote make one upstream call per QUOTE_REFRES
   const watchers = Array.from({ length: 8 }, () => gw.watch(q))
   await opened(watchers)
   t.match(gw.app.quoteHub.stats(), { openStreams: 8, polled: 1 })
-  const first = watchers.map((w) => w.quotes()[0]!.data)
+  const first = watchers.map((w) => w.of('quote')[0]!.data)
   const price = ({ quotedAt: _, ...rest }: Record<string, unknown>) => JSON.stringify(rest)
   t.equal(new Set(first.map(price)).size, 1, 'every watcher got the same price')
   t.match(first[0], { exchangeRate: Number, settleAmount: Number, quotedAt: String, tradePath: Array })

@@ -9,6 +9,7 @@ import formats from 'ajv-formats'
 import t, { type Test } from 'tap'
 import { clientGateway, walletProvider } from '../client/setup.js'
 import { orderBody } from '../helpers/picks.js'
+import { events, readRaw } from '../helpers/sse.js'
 import { roomyLimits } from '../helpers/limits.js'
 
 // Some hundred requests, a few of them retried upstream failures.
@@ -94,33 +95,13 @@ interface Ask {
   base?: string
 }
 
-/** The server-sent events of a stream, read until it ends or `max` events came. */
+/** The named server-sent events of a stream, read until it ends or `max` events came. */
 async function readEvents(res: globalThis.Response, max: number) {
-  const events: Array<{ event: string; data: string }> = []
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
-  while (events.length < max) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buffer += value
-    let end: number
-    while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const lines = block.split('\n').filter((l) => !l.startsWith(':'))
-      const event = lines
-        .find((l) => l.startsWith('event:'))
-        ?.slice(6)
-        .trim()
-      const data = lines
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trim())
-        .join('\n')
-      if (event) events.push({ event, data })
-    }
-  }
-  await reader.cancel()
-  return events
+  const named = (text: string) => events(text).flatMap(({ event, data }) => (event ? [{ event, data }] : []))
+  const stream = await readRaw(res)
+  const text = await stream.until(`${max} events`, (text, ended) => ended || named(text).length >= max)
+  stream.close()
+  return named(text)
 }
 
 /**

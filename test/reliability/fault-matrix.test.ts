@@ -6,7 +6,7 @@ import type { RouteKey } from '../../src/sandbox/app.js'
 import { newWallet } from '../helpers/wallet.js'
 import { eventually } from '../helpers/eventually.js'
 import { assertProblem } from '../helpers/problem.js'
-import { follow } from '../stream/follow.js'
+import { follow, STATUS_EVENT, STATUS_EVENTS, type StatusData } from '../helpers/sse.js'
 import { type CallKind, expectedCode, FAULTS, type FaultName } from './faults.js'
 import { type Answer, DEADLINE_MS, MARGIN_MS, type ReliableGateway, reliableGateway } from './setup.js'
 
@@ -221,21 +221,23 @@ t.test('the status stream: under every fault a follower gets its snapshot and ev
       const uuid = await newOrder(gw)
       gw.control.fault('GET /orders/:orderUUID/status-stream', FAULTS[name])
       const started = performance.now()
-      const follower = follow(t, `${gw.url}/api/orders/${uuid}/status-stream`)
+      const follower = follow<StatusData>(t, `${gw.url}/api/orders/${uuid}/status-stream`, {
+        events: STATUS_EVENTS,
+      })
       await follower.until('the snapshot', () => follower.events.some((e) => e.type === 'snapshot'))
       const ms = performance.now() - started
       t.ok(ms <= DEADLINE_MS + MARGIN_MS, `snapshot in ${Math.round(ms)} ms`)
       t.equal((await otherRoute(gw)).statusCode, 200, 'another route is served meanwhile')
       gw.control.deposit(uuid)
       await follower.until('the deposit, read by polling', () =>
-        follower.updates().some((e) => e.data.status === 'AWAITING_USER_DEPOSIT_CONFIRMATIONS'),
+        follower.of(STATUS_EVENT).some((e) => e.data.status === 'AWAITING_USER_DEPOSIT_CONFIRMATIONS'),
       )
       gw.control.clearFaults()
       await eventually('the upstream subscription again', () => gw.control.openStreams(uuid) > 0)
       gw.control.confirm(uuid)
       gw.control.complete(uuid)
       await follower.until('the final state', () =>
-        follower.updates().some((e) => e.data.status === 'COMPLETED'),
+        follower.of(STATUS_EVENT).some((e) => e.data.status === 'COMPLETED'),
       )
       follower.close()
     })

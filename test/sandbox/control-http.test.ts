@@ -3,9 +3,9 @@ import t from 'tap'
 import { z } from 'zod'
 import { orderDetailsSchema, tokenSchema } from '../../src/sandbox/resources.js'
 import { startSandbox } from '../helpers/sandbox.js'
+import { readRaw } from '../helpers/sse.js'
 import { call, cookiePair, createOrder, TENANT } from './http.js'
 import { signIn } from './sign-in.js'
-import { openRawStream } from './sse.js'
 
 const errorSchema = z.object({ error: z.string() }).strict()
 const unauthorized = (message: string) => ({ message, error: 'Unauthorized', statusCode: 401 })
@@ -116,8 +116,8 @@ t.test('catalog edits over HTTP', async (t) => {
 t.test('streams over HTTP: count and close', async (t) => {
   const { url } = await startSandbox(t)
   const order = await createOrder(url)
-  const stream = await openRawStream(url, `/orders/${order.uuid}/status-stream`)
-  await stream.until((text) => text === '\n')
+  const stream = await readRaw(`${url}/orders/${order.uuid}/status-stream`)
+  await stream.until('the opening empty line', (text) => text === '\n')
   t.same((await call(url, `/__sandbox/streams?uuid=${order.uuid}`)).body, { open: 1 })
   t.same((await call(url, '/__sandbox/streams/close', { json: { uuid: order.uuid } })).body, { closed: 1 })
   await stream.ended
@@ -183,7 +183,7 @@ t.test('expire moves one unfunded order to TIMED_OUT now; the clock and other or
   const order = await createOrder(url)
   const other = await createOrder(url)
   const clockBefore = control.now()
-  const stream = await openRawStream(url, `/orders/${order.uuid}/status-stream`)
+  const stream = await readRaw(`${url}/orders/${order.uuid}/status-stream`)
   t.teardown(() => stream.close())
   const expired = await call(url, `/__sandbox/orders/${order.uuid}/expire`, { method: 'POST' })
   t.equal(expired.status, 200)
@@ -193,7 +193,7 @@ t.test('expire moves one unfunded order to TIMED_OUT now; the clock and other or
   t.ok(control.now() - clockBefore < 60_000, 'the clock did not jump')
   t.equal(control.order(other.uuid)?.status, 'AWAITING_USER_DEPOSIT', 'the other order is untouched')
   t.equal(control.order(other.uuid)?.timeout, other.timeout)
-  await stream.until((text) => text.includes('"status":"TIMED_OUT"'), 10_000)
+  await stream.until('the TIMED_OUT event', (text) => text.includes('"status":"TIMED_OUT"'), 10_000)
   t.pass('the stream reports it')
   const again = await call(url, `/__sandbox/orders/${order.uuid}/expire`, { method: 'POST' })
   t.equal(again.status, 409, 'only an order awaiting its deposit expires')

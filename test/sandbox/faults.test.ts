@@ -3,8 +3,8 @@ import t from 'tap'
 import { request } from 'undici'
 import { buildSandbox } from '../../src/sandbox/app.js'
 import { startSandbox } from '../helpers/sandbox.js'
+import { readRaw } from '../helpers/sse.js'
 import { call, createOrder, TENANT } from './http.js'
-import { openRawStream } from './sse.js'
 
 const generic500 = { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }
 const CREATE = 'POST /v1/orders/create' as const
@@ -92,7 +92,7 @@ t.test('faults on the stream route: error500, and dropAfter opening then droppin
   control.fault('GET /orders/:orderUUID/status-stream', { kind: 'error500' })
   t.strictSame((await call(url, path)).body, generic500)
   control.fault('GET /orders/:orderUUID/status-stream', { kind: 'dropAfter' })
-  const outcome = await openRawStream(url, path).then(
+  const outcome = await readRaw(`${url}${path}`).then(
     (stream) => stream.ended.then(() => `ended after ${JSON.stringify(stream.text())}`),
     () => 'failed',
   )

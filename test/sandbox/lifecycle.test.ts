@@ -9,10 +9,10 @@ import { OrderStore } from '../../src/sandbox/orders/store.js'
 import type { CreatedOrder } from '../../src/sandbox/resources.js'
 import { orderDetailsSchema } from '../../src/sandbox/resources.js'
 import { startSandbox } from '../helpers/sandbox.js'
+import { events, readRaw } from '../helpers/sse.js'
 import { call, createOrder } from './http.js'
-import { events, openRawStream } from './sse.js'
 
-const statuses = (text: string) => events(text).map((event) => JSON.parse(event.data ?? '{}').status)
+const statuses = (text: string) => events(text).map((event) => JSON.parse(event.data).status)
 
 t.test('deposit → confirm → progress → complete sets the documented fields', async (t) => {
   const { url, control } = await startSandbox(t)
@@ -63,15 +63,15 @@ t.test('deposit takes an explicit amount and hash; complete an explicit final am
 t.test('each transition emits exactly one event to the order’s streams', async (t) => {
   const { url, control } = await startSandbox(t)
   const order = await createOrder(url)
-  const stream = await openRawStream(url, `/orders/${order.uuid}/status-stream`)
+  const stream = await readRaw(`${url}/orders/${order.uuid}/status-stream`)
   t.teardown(() => stream.close())
-  await stream.until((text) => text === '\n')
+  await stream.until('the opening empty line', (text) => text === '\n')
   control.deposit(order.uuid)
   control.confirm(order.uuid)
   control.progress(order.uuid, 1)
   control.progress(order.uuid, 2)
   control.complete(order.uuid)
-  await stream.until((text) => statuses(text).length >= 3)
+  await stream.until('three events', (text) => statuses(text).length >= 3)
   await new Promise((resolve) => setTimeout(resolve, 50))
   t.same(statuses(stream.text()), ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'])
 })
@@ -114,9 +114,9 @@ t.test('advanceTime past the timeout expires unfunded orders to TIMED_OUT, with 
   const unfunded = await createOrder(url)
   const funded = await createOrder(url)
   control.deposit(funded.uuid)
-  const stream = await openRawStream(url, `/orders/${unfunded.uuid}/status-stream`)
+  const stream = await readRaw(`${url}/orders/${unfunded.uuid}/status-stream`)
   t.teardown(() => stream.close())
-  await stream.until((text) => text === '\n')
+  await stream.until('the opening empty line', (text) => text === '\n')
   control.advanceTime(29 * 60_000)
   t.equal(control.order(unfunded.uuid)?.status, 'AWAITING_USER_DEPOSIT', 'not before the timeout')
   control.advanceTime(60_000)
@@ -126,7 +126,7 @@ t.test('advanceTime past the timeout expires unfunded orders to TIMED_OUT, with 
     'AWAITING_USER_DEPOSIT_CONFIRMATIONS',
     'a deposit stops the clock',
   )
-  await stream.until((text) => statuses(text).includes('TIMED_OUT'))
+  await stream.until('the TIMED_OUT event', (text) => statuses(text).includes('TIMED_OUT'))
   const [event] = events(stream.text())
   const id = Number(event?.id)
   t.ok(id >= Date.parse(unfunded.timeout) && id <= control.now(), 'updatedAt is the sandbox time of expiry')
@@ -148,10 +148,10 @@ t.test('and on the real-time sweep, without any read', async (t) => {
   let now = Date.now()
   const { url, control } = await startSandbox(t, { now: () => now })
   const order = await createOrder(url)
-  const stream = await openRawStream(url, `/orders/${order.uuid}/status-stream`)
+  const stream = await readRaw(`${url}/orders/${order.uuid}/status-stream`)
   t.teardown(() => stream.close())
   now += 30 * 60_000
-  await stream.until((text) => statuses(text).includes('TIMED_OUT'), 2500)
+  await stream.until('the TIMED_OUT event', (text) => statuses(text).includes('TIMED_OUT'), 2500)
   t.pass('the sweep expired it')
   t.equal(control.openStreams(order.uuid), 1)
 })
@@ -159,9 +159,9 @@ t.test('and on the real-time sweep, without any read', async (t) => {
 t.test('demo mode walks each new order to COMPLETED on timers', async (t) => {
   const { url, control } = await startSandbox(t, { autoAdvance: { stepMs: 30 } })
   const order = await createOrder(url)
-  const stream = await openRawStream(url, `/orders/${order.uuid}/status-stream`)
+  const stream = await readRaw(`${url}/orders/${order.uuid}/status-stream`)
   t.teardown(() => stream.close())
-  await stream.until((text) => statuses(text).includes('COMPLETED'))
+  await stream.until('the COMPLETED event', (text) => statuses(text).includes('COMPLETED'))
   t.same(statuses(stream.text()), ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'])
   t.equal(control.order(order.uuid)?.status, 'COMPLETED')
 })

@@ -2,8 +2,8 @@
 // status stream; control routes exempt.
 import t from 'tap'
 import { startSandbox } from '../helpers/sandbox.js'
+import { readRaw } from '../helpers/sse.js'
 import { call, TENANT } from './http.js'
-import { openRawStream } from './sse.js'
 
 const refused = { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }
 
@@ -64,7 +64,7 @@ t.test('on the status stream only the service domain itself and localhost are al
   const { url } = await startSandbox(t)
   const path = '/orders/00000000-0000-4000-8000-000000000000/status-stream'
   for (const origin of ['https://swap.example', 'http://localhost:5173']) {
-    const stream = await openRawStream(url, path, { origin })
+    const stream = await readRaw(`${url}${path}`, { origin })
     t.equal(stream.status, 200, origin)
     stream.close()
   }

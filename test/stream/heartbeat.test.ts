@@ -1,5 +1,5 @@
-import http from 'node:http'
 import t from 'tap'
+import { heartbeats, readRaw } from '../helpers/sse.js'
 import { streamGateway } from './setup.js'
 
 t.test(
@@ -9,20 +9,9 @@ t.test(
     const uuid = await gw.newOrder()
     const f = gw.follow(uuid)
 
-    const text = await new Promise<string>((resolve, reject) => {
-      let received = ''
-      const req = http.get(gw.streamUrl(uuid), { agent: false }, (res) => {
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => {
-          received += chunk
-          if ((received.match(/^: heartbeat\n\n/gm) ?? []).length >= 3) {
-            req.destroy()
-            resolve(received)
-          }
-        })
-      })
-      req.on('error', reject)
-    })
+    const raw = await readRaw(gw.streamUrl(uuid))
+    const text = await raw.until('three heartbeats', (text) => heartbeats(text) >= 3)
+    raw.close()
     t.match(text, /^retry: \d+\nevent: snapshot\n/, 'the snapshot first')
     t.match(text, /\n\n: heartbeat\n\n: heartbeat\n\n: heartbeat\n\n/, 'then comment lines')
 

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import t from 'tap'
-import { STATUS_EVENT } from './follow.js'
 import { eventually } from '../helpers/eventually.js'
+import { readRaw, STATUS_EVENT } from '../helpers/sse.js'
 import { STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 /** The sandbox's clock runs an hour behind ours, so its event ids cannot be mistaken for our read moments. */
@@ -18,14 +18,14 @@ t.test(
     await subscribed(gw.control, uuid)
 
     gw.control.deposit(uuid, { amount: 100 })
-    await f.until('the deposit', () => f.updates().length === 1)
+    await f.until('the deposit', () => f.of(STATUS_EVENT).length === 1)
     gw.control.confirm(uuid)
-    await f.until('the confirmation', () => f.updates().length === 2)
+    await f.until('the confirmation', () => f.of(STATUS_EVENT).length === 2)
     gw.control.progress(uuid, 0.5) // no status change upstream, hence no event
     gw.control.complete(uuid)
-    await f.until('completion', () => f.updates().length === 3)
+    await f.until('completion', () => f.of(STATUS_EVENT).length === 3)
 
-    const updates = f.updates()
+    const updates = f.of(STATUS_EVENT)
     t.same(
       updates.map((e) => e.data.status),
       ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'],
@@ -116,10 +116,10 @@ t.test('an order that times out while followed ends the stream with TIMED_OUT', 
   gw.control.advanceTime(31 * 60 * 1000)
   await f.until('the end', () => f.es.readyState === f.es.CLOSED)
   t.same(
-    f.updates().map((e) => e.data.status),
+    f.of(STATUS_EVENT).map((e) => e.data.status),
     ['TIMED_OUT'],
   )
-  t.equal(f.updates()[0]?.data.order?.status, 'TIMED_OUT')
+  t.equal(f.of(STATUS_EVENT)[0]?.data.order?.status, 'TIMED_OUT')
 })
 
 t.test(
@@ -128,15 +128,10 @@ t.test(
     const gw = await streamGateway(t)
     const uuid = await gw.newOrder()
     gw.control.deposit(uuid)
-    const res = await fetch(gw.streamUrl(uuid), { headers: { 'last-event-id': '1' } })
-    t.equal(res.status, 200)
-    const reader = res.body!.getReader()
-    const { value } = await reader.read()
-    t.match(
-      new TextDecoder().decode(value),
-      /event: snapshot\n.*"status":"AWAITING_USER_DEPOSIT_CONFIRMATIONS"/s,
-    )
-    await reader.cancel()
+    const stream = await readRaw(gw.streamUrl(uuid), { 'last-event-id': '1' })
+    t.equal(stream.status, 200)
+    t.match(await stream.first(), /event: snapshot\n.*"status":"AWAITING_USER_DEPOSIT_CONFIRMATIONS"/s)
+    stream.close()
   },
 )
 

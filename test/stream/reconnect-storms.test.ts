@@ -1,17 +1,17 @@
 // No reconnect storms (docs/stream.md): many streams are told different `retry:` delays, and a
 // shutdown ends them at different moments across the drain window, all before the deadline.
 import t from 'tap'
-import { rawStream } from './raw.js'
+import { readRaw } from '../helpers/sse.js'
 import { streamGateway } from './setup.js'
 
 const STREAMS = 60
 
 async function openStreams(gw: Awaited<ReturnType<typeof streamGateway>>) {
   const orders = [await gw.newOrder(), await gw.newOrder(), await gw.newOrder()]
-  const streams = Array.from({ length: STREAMS }, (_, n) =>
-    rawStream(gw.streamUrl(orders[n % orders.length]!)),
+  const streams = await Promise.all(
+    Array.from({ length: STREAMS }, (_, n) => readRaw(gw.streamUrl(orders[n % orders.length]!))),
   )
-  const firsts = await Promise.all(streams.map((s) => s.first))
+  const firsts = await Promise.all(streams.map((s) => s.first()))
   return { streams, firsts }
 }
 
@@ -49,8 +49,9 @@ t.test(
       () => true,
     )
     t.ok(refused, 'a new connection is refused while the streams drain')
-    const ends = (await Promise.all(streams.map((s) => s.endedAt))).map((at) => at - started)
-    const texts = await Promise.all(streams.map((s) => s.text))
+    const ended = await Promise.all(streams.map((s) => s.ended))
+    const ends = ended.map(({ at }) => at - started)
+    const texts = ended.map(({ text }) => text)
     t.ok(
       texts.every((text) => text.endsWith(': server shutting down; reconnect\n\n')),
       'every stream says goodbye',

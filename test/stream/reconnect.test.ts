@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
 import { eventually } from '../helpers/eventually.js'
+import { STATUS_EVENT } from '../helpers/sse.js'
 import { READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 const HOUR = 60 * 60 * 1000
@@ -19,7 +20,7 @@ t.test(
     t.equal(f.opens, 1, 'the client never noticed')
 
     gw.control.deposit(uuid)
-    await f.until('the deposit', () => f.updates().length === 1)
+    await f.until('the deposit', () => f.of(STATUS_EVENT).length === 1)
 
     // Cut the gateway's upstream link and move the order twice before it can reopen: the upstream
     // replays nothing, so only the gateway's re-read can tell the client.
@@ -29,7 +30,7 @@ t.test(
     gw.control.complete(uuid)
     await f.until('the final state, then the end', () => f.es.readyState === f.es.CLOSED)
 
-    const updates = f.updates()
+    const updates = f.of(STATUS_EVENT)
     t.same(
       updates.map((e) => e.data.status),
       ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'COMPLETED'],
@@ -73,15 +74,15 @@ t.test(
     await eventually('polling', () => gw.app.streamHub.stats().polls >= 3)
     t.equal(gw.app.streamHub.stats().polling, 1, 'one order on the polling fallback')
     gw.control.deposit(uuid)
-    await f.until('the deposit, found by polling', () => f.updates().length === 1)
-    t.equal(f.updates()[0]?.data.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
-    t.equal(f.updates()[0]?.data.order?.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
+    await f.until('the deposit, found by polling', () => f.of(STATUS_EVENT).length === 1)
+    t.equal(f.of(STATUS_EVENT)[0]?.data.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
+    t.equal(f.of(STATUS_EVENT)[0]?.data.order?.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
 
     gw.control.clearFaults()
     await eventually('the stream reopened', () => gw.app.streamHub.stats().polling === 0)
     const polls = gw.app.streamHub.stats().polls
     gw.control.confirm(uuid)
-    await f.until('the confirmation', () => f.updates().length === 2)
+    await f.until('the confirmation', () => f.of(STATUS_EVENT).length === 2)
     t.equal(gw.app.streamHub.stats().polls, polls, 'polling stopped')
     t.equal(f.opens, 1, 'the client stayed connected throughout')
   },
@@ -91,14 +92,14 @@ t.test('a transition after the upstream stream is back arrives as the upstream e
   // One poll only (the immediate one): no poll can race the reopened stream to the next transition.
   const { gw, uuid, f } = await streamDown(t, 60_000)
   gw.control.deposit(uuid)
-  await f.until('the deposit, found by the first poll', () => f.updates().length === 1)
-  t.notOk(upstreamStamped(f.updates()[0]?.id ?? ''), 'a catch-up event: the upstream sent none')
+  await f.until('the deposit, found by the first poll', () => f.of(STATUS_EVENT).length === 1)
+  t.notOk(upstreamStamped(f.of(STATUS_EVENT)[0]?.id ?? ''), 'a catch-up event: the upstream sent none')
 
   gw.control.clearFaults()
   await subscribed(gw.control, uuid)
   gw.control.confirm(uuid)
-  await f.until('the confirmation', () => f.updates().length === 2)
-  t.ok(upstreamStamped(f.updates()[1]?.id ?? ''), 'streamed again: the upstream event itself')
+  await f.until('the confirmation', () => f.of(STATUS_EVENT).length === 2)
+  t.ok(upstreamStamped(f.of(STATUS_EVENT)[1]?.id ?? ''), 'streamed again: the upstream event itself')
   t.equal(gw.app.streamHub.stats().polls, 1)
   t.equal(f.opens, 1, 'the client stayed connected throughout')
 })
@@ -114,13 +115,13 @@ t.test('a reset or refused upstream stream is reopened with backoff, and nothing
   gw.control.fault(STREAM_ROUTE, { kind: 'drop', count: 3 })
   gw.control.closeStreams(uuid)
   gw.control.deposit(uuid)
-  await f.until('the deposit', () => f.updates().length === 1)
+  await f.until('the deposit', () => f.of(STATUS_EVENT).length === 1)
   await subscribed(gw.control, uuid)
   t.equal(gw.control.requestsTo(STREAM_ROUTE).length, opened + 4, 'three dropped attempts, then a good one')
   gw.control.fail(uuid)
   await f.until('the end', () => f.es.readyState === f.es.CLOSED)
   t.same(
-    f.updates().map((e) => e.data.status),
+    f.of(STATUS_EVENT).map((e) => e.data.status),
     ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'ERROR'],
   )
 })
@@ -136,7 +137,7 @@ t.test('an upstream stream that goes silent without closing is presumed dead and
   await eventually('replaced twice', () => gw.control.requestsTo(STREAM_ROUTE).length >= 3)
   t.equal(gw.control.openStreams(uuid) <= 1, true, 'the old connections were closed, not leaked')
   gw.control.deposit(uuid)
-  await f.until('the deposit', () => f.updates().length === 1)
+  await f.until('the deposit', () => f.of(STATUS_EVENT).length === 1)
 })
 
 t.test(
@@ -168,6 +169,6 @@ t.test(
       async () => (await gw.app.inject(`/api/v1/orders/${uuid}`)).statusCode === 200,
     )
     gw.control.deposit(uuid)
-    await f.until('the deposit', () => f.updates().length === 1)
+    await f.until('the deposit', () => f.of(STATUS_EVENT).length === 1)
   },
 )

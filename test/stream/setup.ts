@@ -7,7 +7,7 @@ import type { UpstreamTuning } from '../../src/upstream/client.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
-import { type Follower, follow } from './follow.js'
+import { type Follower, follow, STATUS_EVENTS, type StatusData } from '../helpers/sse.js'
 
 export const STREAM_ROUTE = 'GET /orders/:orderUUID/status-stream'
 export const READ_ROUTE = 'GET /v1/orders/:uuid'
@@ -28,7 +28,7 @@ const RATE_LIMITS = JSON.stringify({
 })
 
 export async function streamGateway(t: Test, setup: StreamSetup = {}) {
-  const followers: Follower[] = []
+  const followers: Follower<StatusData>[] = []
   t.teardown(() => {
     for (const f of followers) f.close()
   })
@@ -49,8 +49,11 @@ export async function streamGateway(t: Test, setup: StreamSetup = {}) {
       return res.json().uuid as string
     },
     streamUrl: (uuid: string) => `${gw.url}/api/orders/${uuid}/status-stream`,
-    follow(uuid: string, headers?: Record<string, string>): Follower {
-      const f = follow(t, `${gw.url}/api/orders/${uuid}/status-stream`, headers)
+    follow(uuid: string, headers?: Record<string, string>): Follower<StatusData> {
+      const f = follow<StatusData>(t, `${gw.url}/api/orders/${uuid}/status-stream`, {
+        events: STATUS_EVENTS,
+        headers,
+      })
       followers.push(f)
       return f
     },

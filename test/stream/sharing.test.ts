@@ -1,5 +1,6 @@
 import t from 'tap'
 import { eventually } from '../helpers/eventually.js'
+import { STATUS_EVENT } from '../helpers/sse.js'
 import { READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 const many = { env: { SSE_MAX_PER_IP: '1000' } }
@@ -21,8 +22,8 @@ t.test(
     t.match(gw.app.streamHub.stats(), { openStreams: 100, upstreamSubscriptions: 1 })
 
     gw.control.deposit(uuid)
-    await Promise.all(followers.map((f) => f.until('the deposit', () => f.updates().length === 1)))
-    t.equal(new Set(followers.map((f) => f.updates()[0]?.id)).size, 1, 'everyone got the same event')
+    await Promise.all(followers.map((f) => f.until('the deposit', () => f.of(STATUS_EVENT).length === 1)))
+    t.equal(new Set(followers.map((f) => f.of(STATUS_EVENT)[0]?.id)).size, 1, 'everyone got the same event')
     t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 1)
 
     for (const f of followers) f.close()
@@ -47,8 +48,8 @@ t.test('each order has its own subscription; leaving one order leaves the other 
   await eventually('a unsubscribed', () => gw.control.openStreams(a) === 0)
   t.equal(gw.control.openStreams(b), 1)
   gw.control.deposit(b)
-  await fb.until('b moves on', () => fb.updates().length === 1)
-  t.equal(fa.updates().length, 0)
+  await fb.until('b moves on', () => fb.of(STATUS_EVENT).length === 1)
+  t.equal(fa.of(STATUS_EVENT).length, 0)
 })
 
 t.test('a client that leaves while its order is being read leaves nothing behind', async (t) => {

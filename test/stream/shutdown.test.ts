@@ -1,6 +1,6 @@
 import t from 'tap'
 import { eventually } from '../helpers/eventually.js'
-import { rawStream } from './raw.js'
+import { readRaw } from '../helpers/sse.js'
 import { READ_ROUTE, streamGateway, subscribed } from './setup.js'
 
 const within = <T>(ms: number, what: string, p: Promise<T>) =>
@@ -14,15 +14,15 @@ t.test(
   async (t) => {
     const gw = await streamGateway(t, { env: { SSE_MAX_PER_IP: '100' } })
     const orders = [await gw.newOrder(), await gw.newOrder()]
-    const streams = [...orders, ...orders].map((uuid) => rawStream(gw.streamUrl(uuid)))
-    await Promise.all(streams.map((s) => s.first))
+    const streams = await Promise.all([...orders, ...orders].map((uuid) => readRaw(gw.streamUrl(uuid))))
+    await Promise.all(streams.map((s) => s.first()))
     await Promise.all(orders.map((uuid) => subscribed(gw.control, uuid)))
     const f = gw.follow(orders[0]!)
     await f.until('open', () => f.events.length === 1)
 
     await within(5000, 'app.close()', gw.app.close())
     for (const s of streams) {
-      const text = await within(2000, 'the stream end', s.text)
+      const { text } = await within(2000, 'the stream end', s.ended)
       t.match(text, /^retry: \d+\nevent: snapshot\n.*\n: server shutting down; reconnect\n\n$/s)
     }
     await f.until('the browser notices and tries to reconnect', () => f.errors.length > 0)

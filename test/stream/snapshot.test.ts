@@ -1,27 +1,7 @@
-import http from 'node:http'
 import t from 'tap'
 import { assertProblem } from '../helpers/problem.js'
+import { readRaw } from '../helpers/sse.js'
 import { READ_ROUTE, STREAM_ROUTE, streamGateway } from './setup.js'
-
-/** The first bytes of a stream, read raw so the headers and framing are visible. */
-function firstBytes(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>(
-    (resolve, reject) => {
-      const req = http.get(url, { headers, agent: false }, (res) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => {
-          text += chunk
-          if (text.includes('\n\n')) {
-            req.destroy()
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text })
-          }
-        })
-      })
-      req.on('error', reject)
-    },
-  )
-}
 
 t.test(
   'a follower first gets the snapshot: the full order, stamped with the moment it was read',
@@ -47,14 +27,16 @@ t.test(
     // A random draw in the middle of the jitter's range gives the base itself.
     const gw = await streamGateway(t, { env: { SSE_RETRY_MS: '5000' }, random: () => 0.5 })
     const uuid = await gw.newOrder()
-    const res = await firstBytes(gw.streamUrl(uuid), { 'x-request-id': 'trace-me-42' })
+    const res = await readRaw(gw.streamUrl(uuid), { 'x-request-id': 'trace-me-42' })
+    const first = await res.first()
+    res.close()
     t.equal(res.status, 200)
     t.match(res.headers['content-type'], /^text\/event-stream/)
     t.equal(res.headers['cache-control'], 'no-cache')
     t.equal(res.headers['x-accel-buffering'], 'no')
     t.equal(res.headers['referrer-policy'], 'no-referrer', 'security headers too')
     t.equal(res.headers['x-request-id'], 'trace-me-42')
-    t.match(res.text, /^retry: 5000\nevent: snapshot\nid: \d+\ndata: \{.*\}\n\n$/s)
+    t.match(first, /^retry: 5000\nevent: snapshot\nid: \d+\ndata: \{.*\}\n\n$/s)
   },
 )
 
