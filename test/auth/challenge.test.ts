@@ -3,6 +3,7 @@
 import t from 'tap'
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe'
 import { SITE, startAuthGateway } from './client.js'
+import { verifyThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 t.test('without a wallet the challenge is the upstream nonce alone', async (t) => {
@@ -118,13 +119,7 @@ t.test(
 
       // The gateway's own checks accept it; the sandbox, which never issued that nonce, refuses it.
       const message: string = res.json.message
-      const verify = await browser.post('/api/auth/siwx/verify', {
-        body: {
-          data: { chainId: '1', accountAddress: wallet.address },
-          message,
-          signature: await wallet.signMessage({ message }),
-        },
-      })
+      const { verify } = await verifyThroughGateway(browser, wallet, message)
       t.equal(verify.json.code, 'NONCE_INVALID', 'judged by the upstream, not refused as malformed')
       const sent = gw.sandbox.control.requestsTo('POST /auth/siwx/verify').at(-1)?.body as { message: string }
       t.equal(sent.message, message, 'the upstream got the message exactly as signed')
@@ -188,13 +183,7 @@ t.test(
       `Nonce: ${res.json.nonce}`,
       `Issued At: ${new Date(gw.clock.now()).toISOString()}`,
     ].join('\n')
-    const verify = await client.post('/api/auth/siwx/verify', {
-      body: {
-        data: { chainId: '1', accountAddress: wallet.address },
-        message,
-        signature: await wallet.signMessage({ message }),
-      },
-    })
+    const { verify } = await verifyThroughGateway(client, wallet, message)
     t.equal(verify.status, 201, verify.text)
   },
 )

@@ -1,8 +1,7 @@
-// Test helpers for the auth capability: a movable clock, a small browser-like HTTP client that keeps
-// the session cookie and sends an Origin, and a full wallet sign-in with a real private-key account.
+// Test helpers for the auth capability: a movable clock, and a small browser-like HTTP client that
+// keeps the session cookie and sends an Origin (test/helpers/sign-in.ts signs it in).
 import { parseSetCookie } from 'set-cookie-parser'
 import type { Test } from 'tap'
-import type { PrivateKeyAccount } from 'viem'
 import { fakeClock } from '../helpers/clock.js'
 import { type GatewayOptions, startGateway } from '../helpers/gateway.js'
 
@@ -75,36 +74,6 @@ export class Client {
     }
     return { status: res.status, headers: res.headers, text, json, setCookies }
   }
-}
-
-/** Challenge for this wallet, signed with its key, and verified: the one-signature sign-in. */
-export async function signIn(
-  client: Client,
-  wallet: PrivateKeyAccount,
-  chainId = '1',
-  headers?: Record<string, string>,
-) {
-  const challenge = await client.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=${chainId}`)
-  if (challenge.status !== 200) throw new Error(`challenge failed: ${challenge.text}`)
-  const message: string = challenge.json.message
-  const { signature, verify } = await signAndVerify(client, wallet, message, chainId, headers)
-  return { challenge, message, signature, verify }
-}
-
-/** The wallet signs `message` (a challenge's) and the client posts it to verify: one call, signed in. */
-export async function signAndVerify(
-  client: Client,
-  wallet: PrivateKeyAccount,
-  message: string,
-  chainId = '1',
-  headers?: Record<string, string>,
-) {
-  const signature = await wallet.signMessage({ message })
-  const verify = await client.post('/api/auth/siwx/verify', {
-    body: { data: { chainId, accountAddress: wallet.address }, message, signature },
-    headers,
-  })
-  return { signature, verify }
 }
 
 /** A listening gateway (real sockets, for cookies) with a movable clock shared with its sandbox. */

@@ -4,7 +4,8 @@
 import t from 'tap'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { orderBody, picks } from '../helpers/picks.js'
-import { PUBLIC_ORIGIN, signAndVerify, signIn, startAuthGateway } from './client.js'
+import { PUBLIC_ORIGIN, startAuthGateway } from './client.js'
+import { signInThroughGateway, verifyThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 const PARTNER = 'https://partner.example'
@@ -38,7 +39,7 @@ t.test('a page on an allowed origin signs in with the message it was given', asy
   const gw = await setup(t)
   for (const origin of [PARTNER, VITE]) {
     const page = gw.client(origin)
-    const { verify } = await signIn(page, newWallet())
+    const { verify } = await signInThroughGateway(page, newWallet())
     t.equal(verify.status, 201, origin)
     t.equal(verify.headers.get('access-control-allow-origin'), origin)
     t.equal((await page.get('/api/auth/session')).json.signedIn, true, `${origin}: signed in`)
@@ -53,7 +54,7 @@ t.test("verify refuses a message naming another site than the request's Origin",
     .get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`)
   const verifies = gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length
   for (const origin of [PUBLIC_ORIGIN, VITE]) {
-    const { verify } = await signAndVerify(gw.client(origin), wallet, challenge.json.message)
+    const { verify } = await verifyThroughGateway(gw.client(origin), wallet, challenge.json.message)
     t.equal(verify.status, 401, `posted from ${origin}`)
     t.equal(verify.json.code, 'SIGNATURE_INVALID')
     t.match(verify.json.detail, /partner\.example, not this site/)
@@ -63,7 +64,7 @@ t.test("verify refuses a message naming another site than the request's Origin",
     verifies,
     'the upstream never saw them',
   )
-  const { verify } = await signAndVerify(gw.client(PARTNER), wallet, challenge.json.message)
+  const { verify } = await verifyThroughGateway(gw.client(PARTNER), wallet, challenge.json.message)
   t.equal(verify.status, 201, 'the same message from its own page signs in')
 })
 
@@ -76,7 +77,7 @@ t.test(
     const forPartner = await gw
       .client(PARTNER)
       .get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`)
-    t.equal((await signAndVerify(app, wallet, forPartner.json.message)).verify.status, 201)
+    t.equal((await verifyThroughGateway(app, wallet, forPartner.json.message)).verify.status, 201)
 
     const { nonce } = (await app.get('/api/auth/siwx/challenge')).json
     const foreign = createSiweMessage({
@@ -89,7 +90,7 @@ t.test(
       issuedAt: new Date(gw.clock.now()),
     })
     // A fresh client: the first one now holds the session cookie, and a cookie without Origin is refused.
-    const refused = (await signAndVerify(gw.client(null), wallet, foreign)).verify
+    const refused = (await verifyThroughGateway(gw.client(null), wallet, foreign)).verify
     t.equal(refused.status, 401)
     t.equal(refused.json.code, 'SIGNATURE_INVALID')
   },
@@ -99,12 +100,12 @@ t.test("a lapsed session's challenge names the page that asked", async (t) => {
   const gw = await setup(t)
   const page = gw.client(PARTNER)
   const wallet = newWallet()
-  await signIn(page, wallet)
+  await signInThroughGateway(page, wallet)
   gw.advance(15 * 60_000)
   const create = await page.post('/api/v1/orders/create', {
     body: orderBody(picks(gw.sandbox.control.tokens())),
   })
   t.equal(create.json.code, 'SESSION_EXPIRED')
   t.match(create.json.challenge.message, /^partner\.example wants you to sign in/)
-  t.equal((await signAndVerify(page, wallet, create.json.challenge.message)).verify.status, 201)
+  t.equal((await verifyThroughGateway(page, wallet, create.json.challenge.message)).verify.status, 201)
 })

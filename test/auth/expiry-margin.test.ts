@@ -7,7 +7,8 @@ import t from 'tap'
 import { SessionSealer } from '../../src/auth/session-seal.js'
 import { TEST_SESSION_SECRET } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
-import { signIn, startAuthGateway } from './client.js'
+import { startAuthGateway } from './client.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 const MINUTE = 60_000
@@ -21,7 +22,7 @@ async function tokenExpiry(sealed: string): Promise<number> {
 t.test('the session shows its expiry SESSION_EXPIRY_MARGIN_MS before the token lapses', async (t) => {
   const gw = await startAuthGateway(t, { env: { SESSION_EXPIRY_MARGIN_MS: '120000' } })
   const browser = gw.client()
-  const { verify } = await signIn(browser, newWallet())
+  const { verify } = await signInThroughGateway(browser, newWallet())
   const exp = await tokenExpiry(browser.cookies.get('session') ?? '')
   t.equal(Date.parse(verify.json.expiresAt), exp - 2 * MINUTE, 'verify: exp less the margin')
   const session = await browser.get('/api/auth/session')
@@ -38,7 +39,7 @@ t.test('the session shows its expiry SESSION_EXPIRY_MARGIN_MS before the token l
 t.test('an upstream that already holds the token lapsed: the order, a warn line and a metric', async (t) => {
   const gw = await startAuthGateway(t)
   const browser = gw.client()
-  await signIn(browser, newWallet())
+  await signInThroughGateway(browser, newWallet())
   // The upstream's clock runs 20 minutes ahead of ours: it ignores the token beside the tenant key.
   gw.sandbox.control.advanceTime(20 * MINUTE)
   const p = picks(gw.sandbox.control.tokens())

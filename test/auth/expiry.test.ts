@@ -4,7 +4,8 @@
 import t from 'tap'
 import { parseSiweMessage } from 'viem/siwe'
 import { orderBody, picks } from '../helpers/picks.js'
-import { signAndVerify, signIn, startAuthGateway } from './client.js'
+import { startAuthGateway } from './client.js'
+import { signInThroughGateway, verifyThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 const MINUTE = 60_000
@@ -15,7 +16,7 @@ t.test(
     const gw = await startAuthGateway(t)
     const browser = gw.client()
     const wallet = newWallet()
-    const { verify } = await signIn(browser, wallet, '10')
+    const { verify } = await signInThroughGateway(browser, wallet, '10')
     const p = picks(gw.sandbox.control.tokens())
 
     gw.advance(13 * MINUTE + 20_000)
@@ -59,13 +60,7 @@ t.test(
       'without the stale token',
     )
 
-    const again = await browser.post('/api/auth/siwx/verify', {
-      body: {
-        data: { chainId: '10', accountAddress: wallet.address },
-        message,
-        signature: await wallet.signMessage({ message }),
-      },
-    })
+    const { verify: again } = await verifyThroughGateway(browser, wallet, message, '10')
     t.equal(again.status, 201, 'one signature and one verify call sign the wallet back in')
     t.equal(again.json.userId, verify.json.userId, 'as the same user')
     const created = await browser.post('/api/v1/orders/create', { body: orderBody(p) })
@@ -80,7 +75,7 @@ t.test(
     const gw = await startAuthGateway(t)
     const browser = gw.client()
     const wallet = newWallet()
-    await signIn(browser, wallet)
+    await signInThroughGateway(browser, wallet)
     gw.advance(16 * MINUTE)
     const refresh = await browser.post('/api/auth/refresh', {
       headers: { authorization: 'Basic Zm9vOmJhcg==' },
@@ -100,7 +95,7 @@ t.test(
     t.notOk(sent?.headers.authorization, "never the client's Authorization")
 
     // The challenge is good at once.
-    const { verify: again } = await signAndVerify(browser, wallet, refresh.json.challenge.message)
+    const { verify: again } = await verifyThroughGateway(browser, wallet, refresh.json.challenge.message)
     t.equal(again.status, 201)
     t.equal((await browser.get('/api/auth/session')).json.signedIn, true)
   },
@@ -113,7 +108,7 @@ t.test(
     gw.sandbox.control.setRefreshWorks(true)
     const browser = gw.client()
     const wallet = newWallet()
-    const { verify } = await signIn(browser, wallet)
+    const { verify } = await signInThroughGateway(browser, wallet)
     for (const round of [1, 2]) {
       gw.advance(16 * MINUTE)
       t.equal((await browser.get('/api/auth/session')).json.expired, true, `round ${round}: lapsed`)
@@ -139,7 +134,7 @@ t.test(
   async (t) => {
     const gw = await startAuthGateway(t)
     const browser = gw.client()
-    await signIn(browser, newWallet())
+    await signInThroughGateway(browser, newWallet())
     // Only the upstream's clock moves: its token lapses while ours still looks good.
     gw.sandbox.control.advanceTime(16 * MINUTE)
     for (const path of ['/api/auth/me', '/api/v1/orders']) {
@@ -154,7 +149,7 @@ t.test(
 t.test('history validates its page before anything else', async (t) => {
   const gw = await startAuthGateway(t)
   const browser = gw.client()
-  await signIn(browser, newWallet())
+  await signInThroughGateway(browser, newWallet())
   for (const query of ['current=0', 'limit=101', 'limit=abc', 'current=-1', 'current=1.5']) {
     const res = await browser.get(`/api/v1/orders?${query}`)
     t.equal(res.status, 400, query)
@@ -169,7 +164,7 @@ t.test('history validates its page before anything else', async (t) => {
 t.test('refresh against a failing upstream is that failure, not a request to sign again', async (t) => {
   const gw = await startAuthGateway(t)
   const app = gw.client(null)
-  const { verify } = await signIn(app, newWallet(), '1', { 'x-session-mode': 'token' })
+  const { verify } = await signInThroughGateway(app, newWallet(), '1', { 'x-session-mode': 'token' })
   const bearer = { authorization: `Bearer ${verify.json.sessionToken}` }
   app.cookies.clear()
 

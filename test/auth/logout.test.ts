@@ -3,7 +3,8 @@
 // away, sessions keep working (checks fail open) and the instance says so.
 import t, { type Test } from 'tap'
 import { redisServerInstalled, startPrivateRedis } from '../ops/private-redis.js'
-import { Client, signIn, startAuthGateway } from './client.js'
+import { Client, startAuthGateway } from './client.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 const sharedRedis = process.env.REDIS_URL
@@ -34,7 +35,7 @@ async function assertSignedIn(t: Test, client: Client, headers: Record<string, s
 t.test('a copy of the session cookie taken before logout is no session afterwards', async (t) => {
   const gw = await startAuthGateway(t)
   const browser = gw.client()
-  await signIn(browser, newWallet())
+  await signInThroughGateway(browser, newWallet())
   const thief = gw.client()
   thief.cookies.set('session', browser.cookies.get('session') ?? '')
   await assertSignedIn(t, thief)
@@ -49,7 +50,7 @@ t.test('a copy of the session cookie taken before logout is no session afterward
 t.test('a copy of the Bearer session token taken before logout is no session afterwards', async (t) => {
   const gw = await startAuthGateway(t)
   const app = gw.client(null)
-  const { verify } = await signIn(app, newWallet(), '1', { 'x-session-mode': 'token' })
+  const { verify } = await signInThroughGateway(app, newWallet(), '1', { 'x-session-mode': 'token' })
   const bearer = { authorization: `Bearer ${verify.json.sessionToken}` }
   // An app keeps no cookies: the token is its session.
   app.cookies.clear()
@@ -66,8 +67,8 @@ t.test('logout ends only its own session: another sign-in of the same wallet sta
   const wallet = newWallet()
   const phone = gw.client()
   const laptop = gw.client()
-  await signIn(phone, wallet)
-  await signIn(laptop, wallet)
+  await signInThroughGateway(phone, wallet)
+  await signInThroughGateway(laptop, wallet)
   await phone.post('/api/auth/logout')
   await assertSignedOut(t, phone)
   await assertSignedIn(t, laptop)
@@ -77,7 +78,7 @@ t.test('logout on one instance ends the session on another sharing Redis', { ski
   const a = await startAuthGateway(t, { env: { REDIS_URL: sharedRedis! } })
   const b = await startAuthGateway(t, { env: { REDIS_URL: sharedRedis!, UPSTREAM_URL: a.sandbox.url } })
   const browser = a.client()
-  await signIn(browser, newWallet())
+  await signInThroughGateway(browser, newWallet())
   const onB = b.client()
   onB.cookies.set('session', browser.cookies.get('session') ?? '')
   await assertSignedIn(t, onB)
@@ -93,7 +94,7 @@ t.test(
     const redis = await startPrivateRedis(t)
     const gw = await startAuthGateway(t, { env: { REDIS_URL: redis.url } })
     const browser = gw.client()
-    await signIn(browser, newWallet())
+    await signInThroughGateway(browser, newWallet())
     const copy = gw.client()
     copy.cookies.set('session', browser.cookies.get('session') ?? '')
 

@@ -6,6 +6,7 @@
 import t from 'tap'
 import { parseSiweMessage } from 'viem/siwe'
 import { startGateway } from '../helpers/gateway.js'
+import { signedBody } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 async function gateway(t: Parameters<typeof startGateway>[0], env: Record<string, string>) {
@@ -25,11 +26,7 @@ async function gateway(t: Parameters<typeof startGateway>[0], env: Record<string
       method: 'POST',
       url: '/api/auth/siwx/verify',
       headers: { host: new URL(origin).host, origin },
-      payload: {
-        data: { chainId: '1', accountAddress: wallet.address },
-        message,
-        signature: await wallet.signMessage({ message }),
-      },
+      payload: await signedBody(wallet, message),
     })
   return { challenge, verify, app: gw.app, sandbox: gw.sandbox }
 }

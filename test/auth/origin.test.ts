@@ -4,7 +4,8 @@
 // Authorization never reach the upstream.
 import t from 'tap'
 import { orderBody, picks } from '../helpers/picks.js'
-import { PUBLIC_ORIGIN, signIn, startAuthGateway } from './client.js'
+import { PUBLIC_ORIGIN, startAuthGateway } from './client.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 const PARTNER = 'https://partner.example'
@@ -116,7 +117,7 @@ t.test('an allowed cross origin gets CORS with credentials, and its preflights s
 
   // The whole sign-in works cross-origin, with credentials.
   const wallet = newWallet()
-  const { verify } = await signIn(partner, wallet)
+  const { verify } = await signInThroughGateway(partner, wallet)
   t.equal(verify.status, 201)
   t.equal(verify.headers.get('access-control-allow-origin'), PARTNER)
   t.equal((await partner.get('/api/auth/session')).json.signedIn, true)
@@ -130,7 +131,7 @@ t.test(
   async (t) => {
     const gw = await startAuthGateway(t)
     const browser = gw.client()
-    const { verify } = await signIn(browser, newWallet(), '1', { 'x-session-mode': 'token' })
+    const { verify } = await signInThroughGateway(browser, newWallet(), '1', { 'x-session-mode': 'token' })
     const p = picks(gw.sandbox.control.tokens())
     const creates = gw.sandbox.control.requestsTo('POST /v1/orders/create').length
     for (const [path, body] of [
@@ -163,7 +164,10 @@ t.test("the client's Origin, Referer, Cookie and Authorization never reach the u
   const gw = await startAuthGateway(t)
   const browser = gw.client()
   const referer = { referer: 'http://localhost:3000/orders/secret-page' }
-  const { verify } = await signIn(browser, newWallet(), '1', { 'x-session-mode': 'token', ...referer })
+  const { verify } = await signInThroughGateway(browser, newWallet(), '1', {
+    'x-session-mode': 'token',
+    ...referer,
+  })
   const p = picks(gw.sandbox.control.tokens())
   const created = await browser.post('/api/v1/orders/create', { body: orderBody(p), headers: referer })
   await browser.get(`/api/v1/orders/${created.json.uuid}`, { headers: referer })

@@ -3,7 +3,8 @@
 import t from 'tap'
 import { SessionSealer } from '../../src/auth/session-seal.js'
 import { TEST_SESSION_SECRET } from '../helpers/gateway.js'
-import { signIn, startAuthGateway } from './client.js'
+import { startAuthGateway } from './client.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 const OLD_SECRET = 'old-session-secret-0123456789-abcdefghijk'
@@ -12,7 +13,7 @@ const NEW_SECRET = 'new-session-secret-0123456789-abcdefghijk'
 t.test('the session cookie is small, HttpOnly, SameSite=Lax, and holds no readable token', async (t) => {
   const gw = await startAuthGateway(t)
   const browser = gw.client()
-  const { verify } = await signIn(browser, newWallet())
+  const { verify } = await signInThroughGateway(browser, newWallet())
   const cookie = browser.cookies.get('session') ?? ''
   t.ok(cookie.length > 0 && cookie.length < 2048, `well under 4 KB (${cookie.length} bytes)`)
   t.match(verify.setCookies[0], /; HttpOnly; SameSite=Lax$/)
@@ -24,7 +25,7 @@ t.test('over https the cookie is __Host-session, Secure, Path=/', async (t) => {
   const origin = 'https://app.example'
   const gw = await startAuthGateway(t, { env: { PUBLIC_ORIGIN: origin } })
   const browser = gw.client(origin)
-  const { verify } = await signIn(browser, newWallet())
+  const { verify } = await signInThroughGateway(browser, newWallet())
   t.equal(verify.status, 201)
   t.match(
     verify.setCookies[0],
@@ -45,7 +46,7 @@ t.test('over https the cookie is __Host-session, Secure, Path=/', async (t) => {
 t.test('a tampered, truncated, foreign or malformed session counts as no session', async (t) => {
   const gw = await startAuthGateway(t)
   const browser = gw.client()
-  const { verify } = await signIn(browser, newWallet(), '1', { 'x-session-mode': 'token' })
+  const { verify } = await signInThroughGateway(browser, newWallet(), '1', { 'x-session-mode': 'token' })
   const sealed: string = verify.json.sessionToken
   t.equal(browser.cookies.get('session'), sealed, 'the token is the cookie value')
 
@@ -86,7 +87,7 @@ t.test('a tampered, truncated, foreign or malformed session counts as no session
 t.test('key rotation: the first secret seals, every listed secret unseals', async (t) => {
   const before = await startAuthGateway(t, { env: { SESSION_SECRET: OLD_SECRET } })
   const browser = before.client()
-  await signIn(browser, newWallet())
+  await signInThroughGateway(browser, newWallet())
   const oldCookie = browser.cookies.get('session') ?? ''
 
   // The same upstream, redeployed with a new first secret and the old one kept for unsealing.
@@ -102,7 +103,7 @@ t.test('key rotation: the first secret seals, every listed secret unseals', asyn
     'a session sealed under the old key still works',
   )
   t.equal((await carried.get('/api/auth/me')).status, 200, 'and reaches the upstream as the user')
-  await signIn(carried, newWallet())
+  await signInThroughGateway(carried, newWallet())
   const newCookie = carried.cookies.get('session') ?? ''
 
   const newOnly = await startAuthGateway(t, { env: { ...upstream, SESSION_SECRET: NEW_SECRET } })
@@ -126,7 +127,7 @@ t.test('a session past its usable life (the 30-day refresh token) is no session 
   const gw = await startAuthGateway(t)
   const browser = gw.client()
   const wallet = newWallet()
-  await signIn(browser, wallet)
+  await signInThroughGateway(browser, wallet)
   gw.advance(29 * 24 * 60 * 60 * 1000)
   t.same(
     (await browser.get('/api/auth/session')).json,

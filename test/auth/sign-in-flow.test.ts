@@ -5,7 +5,8 @@ import t from 'tap'
 import { parseSiweMessage } from 'viem/siwe'
 import { TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
-import { SITE, signIn, startAuthGateway } from './client.js'
+import { SITE, startAuthGateway } from './client.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
 t.test('a wallet signs in once, sees its session and user, and its new order in its history', async (t) => {
@@ -15,7 +16,7 @@ t.test('a wallet signs in once, sees its session and user, and its new order in 
 
   t.same((await browser.get('/api/auth/session')).json, { signedIn: false }, 'no session before sign-in')
 
-  const { challenge, message, signature, verify } = await signIn(browser, wallet)
+  const { challenge, message, signature, verify } = await signInThroughGateway(browser, wallet)
   t.equal(challenge.status, 200)
   t.type(challenge.json.nonce, 'string')
   const fields = parseSiweMessage(message)
@@ -146,7 +147,7 @@ t.test(
     const gw = await startAuthGateway(t)
     const app = gw.client(null)
     const wallet = newWallet()
-    const { verify } = await signIn(app, wallet, 'eip155:1', { 'x-session-mode': 'token' })
+    const { verify } = await signInThroughGateway(app, wallet, 'eip155:1', { 'x-session-mode': 'token' })
     t.equal(verify.status, 201, verify.text)
     t.equal(verify.json.chainId, 'eip155:1', 'the chain id as the client sent it')
     t.type(verify.json.sessionToken, 'string')
@@ -187,7 +188,7 @@ t.test('when /auth/me cannot be read at sign-in, the wallet is signed in with us
   const gw = await startAuthGateway(t)
   const browser = gw.client()
   gw.sandbox.control.fault('GET /auth/me', { kind: 'error500', count: 3 })
-  const { verify } = await signIn(browser, newWallet())
+  const { verify } = await signInThroughGateway(browser, newWallet())
   t.equal(verify.status, 201)
   t.equal(verify.json.userId, null)
   t.ok(gw.logs.lines().some((l) => l.msg === 'signed in, but /auth/me could not be read'))

@@ -3,9 +3,11 @@
 import t from 'tap'
 import { createSiweMessage } from 'viem/siwe'
 import { assertProblem } from '../helpers/problem.js'
-import { SITE, signIn, startAuthGateway } from './client.js'
+import { SITE, startAuthGateway } from './client.js'
+import { signedBody, signInThroughGateway, verifyThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 
+/** A verify body as given: for the claims a wallet signing in for itself would not make. */
 const verifyBody = (address: string, message: string, signature: string, chainId = '1') => ({
   body: { data: { chainId, accountAddress: address }, message, signature },
 })
@@ -14,12 +16,9 @@ t.test('a nonce is single-use: verifying the same signed message twice is NONCE_
   const gw = await startAuthGateway(t)
   const browser = gw.client()
   const wallet = newWallet()
-  const first = await signIn(browser, wallet)
+  const first = await signInThroughGateway(browser, wallet)
   t.equal(first.verify.status, 201)
-  const again = await browser.post(
-    '/api/auth/siwx/verify',
-    verifyBody(wallet.address, first.message, first.signature),
-  )
+  const again = await browser.post('/api/auth/siwx/verify', { body: first.body })
   assertProblem(
     t,
     { statusCode: again.status, headers: Object.fromEntries(again.headers), body: again.text },
@@ -34,8 +33,9 @@ t.test('a bad signature is SIGNATURE_INVALID, and a retry with the same nonce th
   const wallet = newWallet()
   const challenge = await browser.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`)
   const message: string = challenge.json.message
-  const wrongSigner = await newWallet().signMessage({ message })
-  const bad = await browser.post('/api/auth/siwx/verify', verifyBody(wallet.address, message, wrongSigner))
+  const bad = await browser.post('/api/auth/siwx/verify', {
+    body: await signedBody(wallet, message, { signer: newWallet() }),
+  })
   const problem = assertProblem(
     t,
     { statusCode: bad.status, headers: Object.fromEntries(bad.headers), body: bad.text },
@@ -47,10 +47,7 @@ t.test('a bad signature is SIGNATURE_INVALID, and a retry with the same nonce th
     1,
     'the upstream judged the signature',
   )
-  const good = await browser.post(
-    '/api/auth/siwx/verify',
-    verifyBody(wallet.address, message, await wallet.signMessage({ message })),
-  )
+  const { verify: good } = await verifyThroughGateway(browser, wallet, message)
   t.equal(good.status, 201, 'the same nonce still works after a failed attempt')
   t.equal(good.json.address, wallet.address)
 })
@@ -60,11 +57,7 @@ t.test('a message without a Nonce line is NONCE_MISSING', async (t) => {
   const browser = gw.client()
   const wallet = newWallet()
 
-  const plain = 'Sign in to the swap service'
-  const res = await browser.post(
-    '/api/auth/siwx/verify',
-    verifyBody(wallet.address, plain, await wallet.signMessage({ message: plain })),
-  )
+  const { verify: res } = await verifyThroughGateway(browser, wallet, 'Sign in to the swap service')
   assertProblem(
     t,
     { statusCode: res.status, headers: Object.fromEntries(res.headers), body: res.text },
@@ -78,10 +71,7 @@ t.test('a message without a Nonce line is NONCE_MISSING', async (t) => {
 
   const challenge = await browser.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`)
   const message = (challenge.json.message as string).replace(/\nNonce: .*\n/, '\n')
-  const siwe = await browser.post(
-    '/api/auth/siwx/verify',
-    verifyBody(wallet.address, message, await wallet.signMessage({ message })),
-  )
+  const { verify: siwe } = await verifyThroughGateway(browser, wallet, message)
   assertProblem(
     t,
     { statusCode: siwe.status, headers: Object.fromEntries(siwe.headers), body: siwe.text },
@@ -99,11 +89,7 @@ t.test("the upstream's own format, a plain `Nonce: <nonce>` message, still signs
   const browser = gw.client()
   const wallet = newWallet()
   const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
-  const message = `Nonce: ${nonce}`
-  const res = await browser.post(
-    '/api/auth/siwx/verify',
-    verifyBody(wallet.address, message, await wallet.signMessage({ message })),
-  )
+  const { verify: res } = await verifyThroughGateway(browser, wallet, `Nonce: ${nonce}`)
   t.equal(res.status, 201, res.text)
 })
 
@@ -111,7 +97,7 @@ t.test('a wrong tenant key is UPSTREAM_AUTH_FAILED, logged at error level withou
   const wrongKey = 'not-the-tenant-key-of-this-upstream-42'
   const gw = await startAuthGateway(t, { env: { TENANT_API_KEY: wrongKey } })
   const browser = gw.client()
-  const { verify } = await signIn(browser, newWallet())
+  const { verify } = await signInThroughGateway(browser, newWallet())
   assertProblem(
     t,
     { statusCode: verify.status, headers: Object.fromEntries(verify.headers), body: verify.text },
@@ -163,10 +149,7 @@ t.test(
       t.equal(res.json.code, 'SIGNATURE_INVALID', name)
     }
     const hidden = `Welcome!\n${createSiweMessage({ ...base, domain: 'evil.example', nonce: 'abcdefgh1' })}`
-    const res = await browser.post(
-      '/api/auth/siwx/verify',
-      verifyBody(wallet.address, hidden, await wallet.signMessage({ message: hidden })),
-    )
+    const { verify: res } = await verifyThroughGateway(browser, wallet, hidden)
     t.equal(res.json.code, 'SIGNATURE_INVALID', 'a SIWx preamble below a first line does not dodge the check')
     const solana = `evil.example wants you to sign in with your Solana account:\nabc\n\nNonce: ${'x'.repeat(10)}`
     const other = await browser.post('/api/auth/siwx/verify', verifyBody(wallet.address, solana, '0x00'))

@@ -4,6 +4,7 @@
 import t from 'tap'
 import type { FetchLike } from 'swap-gateway-client'
 import { orderBody } from '../helpers/picks.js'
+import { signedBody } from '../helpers/sign-in.js'
 import { clientGateway, rejection, walletProvider } from './setup.js'
 
 const MINUTE = 60_000
@@ -81,11 +82,7 @@ t.test('getChallenge and verifySignIn sign in without a provider, and logout end
   const challenge = await client.getChallenge({ address: account.address, chainId: 1 })
   const message = challenge.message!
   t.match(message, `Nonce: ${challenge.nonce}`)
-  const session = await client.verifySignIn({
-    data: { chainId: '1', accountAddress: account.address },
-    message,
-    signature: await account.signMessage({ message }),
-  })
+  const session = await client.verifySignIn(await signedBody(account, message))
   t.equal(session.address, account.address)
   t.equal((await client.getSession()).signedIn, true)
 

@@ -5,9 +5,10 @@
 import { connect } from 'node:net'
 import t from 'tap'
 import { fetch } from 'undici'
-import { Client, signIn } from '../auth/client.js'
+import { Client } from '../auth/client.js'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody, picks } from '../helpers/picks.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 import { type Fleet, fleetSkip, startFleet } from './fleet.js'
 
@@ -66,7 +67,7 @@ t.test(
   async (t) => {
     const fleet = await startFleet(t, { env: { REDIS_COMMAND_TIMEOUT_MS: String(DEADLINE_MS) } })
     const signedIn = async () => {
-      const { verify } = await signIn(new Client(fleet.url, null), newWallet(), '1', {
+      const { verify } = await signInThroughGateway(new Client(fleet.url, null), newWallet(), '1', {
         'x-session-mode': 'token',
       })
       if (verify.status !== 201) throw new Error(`sign-in failed: ${verify.text}`)

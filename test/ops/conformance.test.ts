@@ -9,6 +9,7 @@ import formats from 'ajv-formats'
 import t, { type Test } from 'tap'
 import { clientGateway, walletProvider } from '../client/setup.js'
 import { orderBody } from '../helpers/picks.js'
+import { signedBody } from '../helpers/sign-in.js'
 import { events, readRaw } from '../helpers/sse.js'
 import { roomyLimits } from '../helpers/limits.js'
 
@@ -380,8 +381,7 @@ t.test('sign-in and sessions', async (t) => {
   await ask(t, 'getChallenge', { headers: FOREIGN })
 
   const { message, nonce } = challenge.body as { message: string; nonce: string }
-  const signature = await account.signMessage({ message })
-  const data = { chainId: '1', accountAddress: account.address }
+  const { data, signature } = await signedBody(account, message)
   t.equal(
     (await ask(t, 'verifySignIn', { body: { data, message, signature: `0x${'1'.repeat(130)}` } })).status,
     401,

@@ -10,7 +10,8 @@ import { type GatewayOptions, startGateway } from '../helpers/gateway.js'
 import { assertProblem } from '../helpers/problem.js'
 import { fakeClock } from '../helpers/clock.js'
 import { metricValue, quoteUrl } from '../helpers/quota.js'
-import { Client, PUBLIC_ORIGIN, signIn } from '../auth/client.js'
+import { Client, PUBLIC_ORIGIN } from '../auth/client.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 import { redisServerInstalled, startPrivateRedis } from './private-redis.js'
 
@@ -43,7 +44,9 @@ async function twoGateways(t: Test, env: Record<string, string>, deps: GatewayOp
 }
 
 async function sessionToken(gw: Gateway) {
-  const { verify } = await signIn(new Client(gw.url, null), newWallet(), '1', { 'x-session-mode': 'token' })
+  const { verify } = await signInThroughGateway(new Client(gw.url, null), newWallet(), '1', {
+    'x-session-mode': 'token',
+  })
   if (verify.status !== 201) throw new Error(`sign-in failed: ${verify.text}`)
   return verify.json.sessionToken as string
 }

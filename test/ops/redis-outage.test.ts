@@ -6,12 +6,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Test } from 'tap'
 import t from 'tap'
-import { Client, PUBLIC_ORIGIN, signIn } from '../auth/client.js'
+import { Client, PUBLIC_ORIGIN } from '../auth/client.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
 import { metricValue } from '../helpers/quota.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 import { type PrivateRedis, redisServerInstalled, startPrivateRedis } from './private-redis.js'
 
@@ -42,7 +43,9 @@ async function twoOnPrivateRedis(t: Test) {
 }
 
 async function bearerOf(gw: Gateway) {
-  const { verify } = await signIn(new Client(gw.url, null), newWallet(), '1', { 'x-session-mode': 'token' })
+  const { verify } = await signInThroughGateway(new Client(gw.url, null), newWallet(), '1', {
+    'x-session-mode': 'token',
+  })
   if (verify.status !== 201) throw new Error(`sign-in failed: ${verify.text}`)
   return { authorization: `Bearer ${verify.json.sessionToken as string}` }
 }

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import { PUBLIC_ORIGIN, signAndVerify, signIn, startAuthGateway } from '../auth/client.js'
+import { PUBLIC_ORIGIN, startAuthGateway } from '../auth/client.js'
+import { signInThroughGateway, verifyThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 import { startGateway, TEST_SESSION_SECRET, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { logSink } from '../helpers/logs.js'
@@ -161,7 +162,7 @@ t.test('POST /api/sandbox/sessions/lapse makes current sessions lapse at once, e
   const gw = await startAuthGateway(t, { builtInSandbox: true })
   const page = gw.client()
   const wallet = newWallet()
-  t.equal((await signIn(page, wallet)).verify.status, 201)
+  t.equal((await signInThroughGateway(page, wallet)).verify.status, 201)
   t.equal((await page.get('/api/auth/session')).json.signedIn, true)
 
   t.equal((await page.post('/api/sandbox/sessions/lapse')).status, 204)
@@ -182,7 +183,7 @@ t.test('POST /api/sandbox/sessions/lapse makes current sessions lapse at once, e
   t.equal((await page.get('/api/v1/orders')).json.code, 'SESSION_EXPIRED')
 
   // The re-sign path: one signature of the challenge's message, and the user is back.
-  const { verify } = await signAndVerify(page, wallet, create.json.challenge.message)
+  const { verify } = await verifyThroughGateway(page, wallet, create.json.challenge.message)
   t.equal(verify.status, 201)
   t.equal((await page.get('/api/auth/session')).json.signedIn, true)
   const again = await page.post('/api/v1/orders/create', { body: orderBody(p) })

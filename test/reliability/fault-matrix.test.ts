@@ -6,6 +6,7 @@ import type { RouteKey } from '../../src/sandbox/app.js'
 import { newWallet } from '../helpers/wallet.js'
 import { eventually } from '../helpers/eventually.js'
 import { assertProblem } from '../helpers/problem.js'
+import { signedBody } from '../helpers/sign-in.js'
 import { follow, STATUS_EVENT, STATUS_EVENTS, type StatusData } from '../helpers/sse.js'
 import { type CallKind, expectedCode, FAULTS, type FaultName } from './faults.js'
 import { type Answer, DEADLINE_MS, MARGIN_MS, type ReliableGateway, reliableGateway } from './setup.js'
@@ -93,11 +94,8 @@ const ROUTES: RouteCase[] = [
         gw.call(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`),
       )
       const { message } = JSON.parse(challenge.body) as { message: string }
-      const signature = await wallet.signMessage({ message })
-      return () =>
-        gw.call('/api/auth/siwx/verify', {
-          body: { data: { chainId: '1', accountAddress: wallet.address }, message, signature },
-        })
+      const body = await signedBody(wallet, message)
+      return () => gw.call('/api/auth/siwx/verify', { body })
     },
   },
   // The upstream refuses every refresh today: a recovered refresh is a lapsed session with a challenge.

@@ -5,7 +5,8 @@
 import t from 'tap'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import { Client, PUBLIC_ORIGIN, signIn } from '../auth/client.js'
+import { Client, PUBLIC_ORIGIN } from '../auth/client.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 import { type RawAnswer, rawConnection, rawExchange } from '../edge/raw-http.js'
 import { TEST_TENANT_KEY } from '../helpers/gateway.js'
@@ -41,7 +42,7 @@ t.test('the security sweep', async (t) => {
 
   const browser = new Client(gw.url)
   const wallet = newWallet()
-  const signed = await signIn(browser, wallet)
+  const signed = await signInThroughGateway(browser, wallet)
   t.equal(signed.verify.status, 201, 'a browser signs in')
   secrets.add(signed.signature)
   const cookie = browser.cookies.get('session') ?? ''
@@ -192,7 +193,7 @@ t.test('the security sweep', async (t) => {
     t.teardown(() => foreign.close())
     const foreignUrl = await foreign.listen({ port: 0, host: '127.0.0.1' })
     const elsewhere = new Client(foreignUrl)
-    await signIn(elsewhere, newWallet())
+    await signInThroughGateway(elsewhere, newWallet())
     const foreignCookie = elsewhere.cookies.get('session') ?? ''
     t.ok(foreignCookie, 'the other gateway issued a cookie')
     t.equal(

@@ -4,8 +4,9 @@
 import { request } from 'undici'
 import type { Test } from 'tap'
 import type { SandboxOptions } from '../../src/sandbox/app.js'
-import { Client, signIn } from '../auth/client.js'
+import { Client } from '../auth/client.js'
 import { fakeClock } from '../helpers/clock.js'
+import { signInThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
@@ -77,7 +78,7 @@ export async function reliableGateway(t: Test, setup: ReliabilitySetup = {}) {
   /** A wallet signed in through the gateway in Bearer mode: its session token and its headers. */
   async function signedIn() {
     const client = new Client(gw.url, null)
-    const { verify } = await signIn(client, newWallet(), '1', { 'x-session-mode': 'token' })
+    const { verify } = await signInThroughGateway(client, newWallet(), '1', { 'x-session-mode': 'token' })
     if (verify.status !== 201) throw new Error(`sign-in failed: ${verify.status} ${verify.text}`)
     received.push(...client.received)
     const sessionToken = verify.json.sessionToken as string

@@ -3,9 +3,9 @@ import t from 'tap'
 import { z } from 'zod'
 import { orderDetailsSchema, tokenSchema } from '../../src/sandbox/resources.js'
 import { startSandbox } from '../helpers/sandbox.js'
+import { signInToSandbox } from '../helpers/sign-in.js'
 import { readRaw } from '../helpers/sse.js'
 import { call, cookiePair, createOrder, TENANT } from './http.js'
-import { signIn } from './sign-in.js'
 
 const errorSchema = z.object({ error: z.string() }).strict()
 const unauthorized = (message: string) => ({ message, error: 'Unauthorized', statusCode: 401 })
@@ -126,7 +126,7 @@ t.test('streams over HTTP: count and close', async (t) => {
 
 t.test('auth switches over HTTP: refresh success and access tokens for tests', async (t) => {
   const { url } = await startSandbox(t)
-  const session = await signIn(url)
+  const session = await signInToSandbox(url)
   t.same((await call(url, '/__sandbox/auth/refresh-works', { method: 'PUT', json: { works: true } })).body, {
     refreshWorks: true,
   })
@@ -151,7 +151,7 @@ t.test(
   'POST /__sandbox/sessions/lapse: tokens issued before it are refused like expired ones, later ones work',
   async (t) => {
     const { url, control } = await startSandbox(t)
-    const before = await signIn(url)
+    const before = await signInToSandbox(url)
     const me = (token: string) => call(url, '/auth/me', { headers: { authorization: `Bearer ${token}` } })
     t.equal((await me(before.accessToken)).status, 200)
     t.ok(control.isAccessTokenLive(before.accessToken))
@@ -169,7 +169,7 @@ t.test(
     )
     t.equal(unattributed.userId, null, 'beside the tenant key a lapsed token is ignored, as upstream')
 
-    const after = await signIn(url, before.wallet)
+    const after = await signInToSandbox(url, before.wallet)
     t.equal((await me(after.accessToken)).status, 200, 'signing in again gives a working token')
     t.ok(control.isAccessTokenLive(after.accessToken))
     control.advanceTime(15 * 60_000)

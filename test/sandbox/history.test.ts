@@ -3,8 +3,8 @@ import t from 'tap'
 import { z } from 'zod'
 import { historyItemSchema } from '../../src/sandbox/resources.js'
 import { startSandbox } from '../helpers/sandbox.js'
+import { signInToSandbox } from '../helpers/sign-in.js'
 import { call, cookiePair, createOrder, TENANT } from './http.js'
-import { signIn } from './sign-in.js'
 
 const pageSchema = z
   .object({
@@ -52,8 +52,8 @@ t.test(
 
 t.test('only the caller’s orders, as history items (expanded tokens, no walletAddress)', async (t) => {
   const { url } = await startSandbox(t)
-  const alice = await signIn(url)
-  const bob = await signIn(url)
+  const alice = await signInToSandbox(url)
+  const bob = await signInToSandbox(url)
   const asAlice = { ...TENANT, authorization: `Bearer ${alice.accessToken}` }
   const mine = [await createOrder(url, {}, asAlice), await createOrder(url, {}, asAlice)]
   await createOrder(url, {}, { ...TENANT, authorization: `Bearer ${bob.accessToken}` })
@@ -73,7 +73,7 @@ t.test('only the caller’s orders, as history items (expanded tokens, no wallet
 
 t.test('pagination: defaults 1 and 10, pages, a page past the end is empty', async (t) => {
   const { url } = await startSandbox(t)
-  const user = await signIn(url)
+  const user = await signInToSandbox(url)
   const auth = { authorization: `Bearer ${user.accessToken}` }
   for (let i = 0; i < 12; i++) await createOrder(url, {}, { ...TENANT, ...auth })
   const first = pageSchema.parse((await call(url, '/v1/orders', { headers: auth })).body)
@@ -91,7 +91,7 @@ t.test('pagination: defaults 1 and 10, pages, a page past the end is empty', asy
 
 t.test('a bad query parameter is 400 "Validation failed" with an errors array', async (t) => {
   const { url } = await startSandbox(t)
-  const user = await signIn(url)
+  const user = await signInToSandbox(url)
   const auth = { authorization: `Bearer ${user.accessToken}` }
   const cases: [string, object[]][] = [
     ['current=abc', [{ path: ['current'], code: 'invalid_type', expected: 'number', received: 'nan' }]],

@@ -7,8 +7,8 @@ import { base58check } from '../../src/sandbox/addresses/formats.js'
 import type { SandboxControl } from '../../src/sandbox/app.js'
 import { createdOrderSchema, orderDetailsSchema } from '../../src/sandbox/resources.js'
 import { startSandbox } from '../helpers/sandbox.js'
+import { signInToSandbox } from '../helpers/sign-in.js'
 import { call, cookiePair, createOrder, TENANT } from './http.js'
-import { signIn } from './sign-in.js'
 
 const ETH = 2
 const SOL = 3
@@ -243,7 +243,7 @@ t.test(
   'a valid access token (Bearer or cookie) attributes the order; a stale one beside the key does not',
   async (t) => {
     const { url, control } = await startSandbox(t)
-    const session = await signIn(url)
+    const session = await signInToSandbox(url)
     const me = await call(url, '/auth/me', { headers: { authorization: `Bearer ${session.accessToken}` } })
     const userId = (me.body as { id: string }).id
     const bearer = await createOrder(url, {}, { ...TENANT, authorization: `Bearer ${session.accessToken}` })

@@ -3,8 +3,8 @@
 import t from 'tap'
 import { z } from 'zod'
 import { startSandbox } from '../helpers/sandbox.js'
+import { sessionSchema, signInToSandbox } from '../helpers/sign-in.js'
 import { call, cookiePair } from './http.js'
-import { sessionSchema, signIn } from './sign-in.js'
 
 const unauthorized = (message: string) => ({ message, error: 'Unauthorized', statusCode: 401 })
 const notFound = unauthorized('Refresh token not found.')
@@ -12,7 +12,7 @@ const invalid = unauthorized('Invalid or expired refresh token.')
 
 t.test('the exact refresh cookie is refused with "Invalid or expired refresh token."', async (t) => {
   const { url } = await startSandbox(t)
-  const session = await signIn(url)
+  const session = await signInToSandbox(url)
   const res = await call(url, '/auth/refresh', {
     method: 'POST',
     headers: { cookie: cookiePair(session.res.cookies, 'refresh_token') },
@@ -23,7 +23,7 @@ t.test('the exact refresh cookie is refused with "Invalid or expired refresh tok
 
 t.test('any other way of sending the token is "Refresh token not found."', async (t) => {
   const { url } = await startSandbox(t)
-  const session = await signIn(url)
+  const session = await signInToSandbox(url)
   const exact = cookiePair(session.res.cookies, 'refresh_token')
   const attempts: { name: string; headers?: Record<string, string>; json?: unknown }[] = [
     { name: 'nothing' },
@@ -51,7 +51,7 @@ t.test(
   'setRefreshWorks(true): 200 with new tokens and cookies; the old cookie is then used up',
   async (t) => {
     const { url, control } = await startSandbox(t)
-    const session = await signIn(url)
+    const session = await signInToSandbox(url)
     control.setRefreshWorks(true)
     const cookie = cookiePair(session.res.cookies, 'refresh_token')
     const res = await call(url, '/auth/refresh', { method: 'POST', headers: { cookie } })
@@ -78,7 +78,7 @@ t.test(
 
 t.test('with refresh switched on, a refresh token older than 30 days is refused', async (t) => {
   const { url, control } = await startSandbox(t)
-  const session = await signIn(url)
+  const session = await signInToSandbox(url)
   control.setRefreshWorks(true)
   control.advanceTime(30 * 24 * 3600 * 1000 + 1)
   const res = await call(url, '/auth/refresh', {

@@ -4,9 +4,15 @@ import { decodeJwt, decodeProtectedHeader } from 'jose'
 import t from 'tap'
 import { z } from 'zod'
 import { startSandbox } from '../helpers/sandbox.js'
-import { call, cookiePair, createOrder, TENANT } from './http.js'
-import { challenge, sessionSchema, signIn, siwxMessage, verify } from './sign-in.js'
+import {
+  sandboxChallenge,
+  sandboxVerify,
+  sessionSchema,
+  signInToSandbox,
+  siwxMessage,
+} from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
+import { call, cookiePair, createOrder, TENANT } from './http.js'
 
 const unauthorized = (message: string) => ({ message, error: 'Unauthorized', statusCode: 401 })
 const generic500 = { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }
@@ -22,13 +28,13 @@ t.test('the challenge is a single nonce, no credential needed', async (t) => {
     .object({ nonce: z.string().min(8) })
     .strict()
     .parse(res.body)
-  t.not(nonce, await challenge(url), 'a new nonce each time')
+  t.not(nonce, await sandboxChallenge(url), 'a new nonce each time')
 })
 
 t.test('a good signature gets 201, both tokens and both HttpOnly cookies', async (t) => {
   const { url } = await startSandbox(t)
   const wallet = newWallet()
-  const res = await verify(url, wallet, await challenge(url))
+  const res = await sandboxVerify(url, wallet, await sandboxChallenge(url))
   t.equal(res.status, 201)
   const { accessToken, refreshToken } = sessionSchema.parse(res.body)
   const access = res.cookies.find((c) => c.startsWith('access_token='))
@@ -50,28 +56,26 @@ t.test('a good signature gets 201, both tokens and both HttpOnly cookies', async
 t.test('a used nonce is refused; a failed verify leaves the nonce usable', async (t) => {
   const { url } = await startSandbox(t)
   const wallet = newWallet()
-  const nonce = await challenge(url)
-  const impostor = newWallet()
-  const message = siwxMessage(wallet.address, nonce)
-  const bad = await verify(url, wallet, nonce, { signature: await impostor.signMessage({ message }) })
+  const nonce = await sandboxChallenge(url)
+  const bad = await sandboxVerify(url, wallet, nonce, { signer: newWallet() })
   t.equal(bad.status, 401)
   t.match(bad.body, {
     statusCode: 401,
     error: 'Unauthorized',
     message: /^EVM signature verification failed: /,
   })
-  const retry = await verify(url, wallet, nonce)
+  const retry = await sandboxVerify(url, wallet, nonce)
   t.equal(retry.status, 201, 'retry with the same nonce works')
-  const reuse = await verify(url, wallet, nonce)
+  const reuse = await sandboxVerify(url, wallet, nonce)
   t.strictSame(reuse.body, unauthorized('Invalid or expired nonce.'))
 })
 
 t.test('the signature covers the whole message, not just the nonce line', async (t) => {
   const { url } = await startSandbox(t)
   const wallet = newWallet()
-  const nonce = await challenge(url)
+  const nonce = await sandboxChallenge(url)
   const signature = await wallet.signMessage({ message: `Nonce: ${nonce}` })
-  const res = await verify(url, wallet, nonce, { signature })
+  const res = await sandboxVerify(url, wallet, nonce, { signature })
   t.equal(res.status, 401)
   t.match(res.body, { message: /^EVM signature verification failed: / })
 })
@@ -79,9 +83,9 @@ t.test('the signature covers the whole message, not just the nonce line', async 
 t.test('malformed signatures and addresses are signature failures too', async (t) => {
   const { url } = await startSandbox(t)
   const wallet = newWallet()
-  const nonce = await challenge(url)
+  const nonce = await sandboxChallenge(url)
   for (const signature of ['0x1234', 'not-hex', `0x${'ab'.repeat(65)}`]) {
-    const res = await verify(url, wallet, nonce, { signature })
+    const res = await sandboxVerify(url, wallet, nonce, { signature })
     t.equal(res.status, 401, signature)
     t.match(res.body, { message: /^EVM signature verification failed: .+/ })
   }
@@ -99,32 +103,32 @@ t.test('malformed signatures and addresses are signature failures too', async (t
 t.test('a message without a Nonce line, an unknown nonce, an expired nonce', async (t) => {
   const { url, control } = await startSandbox(t, { nonceTtlMs: 60_000 })
   const wallet = newWallet()
-  const nonce = await challenge(url)
-  const missing = await verify(url, wallet, nonce, { message: 'Sign in please' })
+  const nonce = await sandboxChallenge(url)
+  const missing = await sandboxVerify(url, wallet, nonce, { message: 'Sign in please' })
   t.strictSame(missing.body, unauthorized('Nonce not found in the message.'))
-  const unknown = await verify(url, wallet, 'abcdefghijklmnop')
+  const unknown = await sandboxVerify(url, wallet, 'abcdefghijklmnop')
   t.strictSame(unknown.body, unauthorized('Invalid or expired nonce.'))
   control.advanceTime(60_001)
-  const expired = await verify(url, wallet, nonce)
+  const expired = await sandboxVerify(url, wallet, nonce)
   t.strictSame(expired.body, unauthorized('Invalid or expired nonce.'))
 })
 
 t.test('tenant key: wrong is 401 "x-tenant-api-key not present", missing is the generic 500', async (t) => {
   const { url } = await startSandbox(t)
   const wallet = newWallet()
-  const nonce = await challenge(url)
-  const wrong = await verify(url, wallet, nonce, { headers: { 'x-tenant-api-key': 'wrong' } })
+  const nonce = await sandboxChallenge(url)
+  const wrong = await sandboxVerify(url, wallet, nonce, { headers: { 'x-tenant-api-key': 'wrong' } })
   t.strictSame(wrong.body, unauthorized('x-tenant-api-key not present'))
-  const missing = await verify(url, wallet, nonce, { headers: {} })
+  const missing = await sandboxVerify(url, wallet, nonce, { headers: {} })
   t.equal(missing.status, 500)
   t.strictSame(missing.body, generic500)
-  t.equal((await verify(url, wallet, nonce)).status, 201, 'neither consumed the nonce')
+  t.equal((await sandboxVerify(url, wallet, nonce)).status, 201, 'neither consumed the nonce')
 })
 
 t.test('a body missing required fields is the generic 500; invalid JSON is a 400', async (t) => {
   const { url } = await startSandbox(t)
   const wallet = newWallet()
-  const nonce = await challenge(url)
+  const nonce = await sandboxChallenge(url)
   const message = siwxMessage(wallet.address, nonce)
   const bodies = [
     { data: { chainId: '1', accountAddress: wallet.address }, message },
@@ -147,13 +151,13 @@ t.test('a body missing required fields is the generic 500; invalid JSON is a 400
 
 t.test('/auth/me returns the user; its id is stable per address and equals userId on orders', async (t) => {
   const { url, control } = await startSandbox(t)
-  const first = await signIn(url)
+  const first = await signInToSandbox(url)
   const me = meSchema.parse(
     (await call(url, '/auth/me', { headers: { authorization: `Bearer ${first.accessToken}` } })).body,
   )
   t.equal(me.address, first.wallet.address)
   t.equal(me.chainId, '1')
-  const second = await signIn(url, first.wallet)
+  const second = await signInToSandbox(url, first.wallet)
   const again = meSchema.parse(
     (await call(url, '/auth/me', { headers: { cookie: cookiePair(second.res.cookies, 'access_token') } }))
       .body,
@@ -161,7 +165,7 @@ t.test('/auth/me returns the user; its id is stable per address and equals userI
   t.equal(again.id, me.id, 'same address, same user')
   const order = await createOrder(url, {}, { ...TENANT, authorization: `Bearer ${second.accessToken}` })
   t.equal(order.userId, me.id)
-  const other = await signIn(url)
+  const other = await signInToSandbox(url)
   const otherMe = meSchema.parse(
     (await call(url, '/auth/me', { headers: { authorization: `Bearer ${other.accessToken}` } })).body,
   )
@@ -176,7 +180,7 @@ t.test('/auth/me returns the user; its id is stable per address and equals userI
 
 t.test('/auth/me without a valid token is 401; the access token lapses after 15 minutes', async (t) => {
   const { url, control } = await startSandbox(t)
-  const session = await signIn(url)
+  const session = await signInToSandbox(url)
   const notFound = unauthorized('Access token not found in cookies or authorization header.')
   t.strictSame((await call(url, '/auth/me')).body, notFound)
   t.strictSame((await call(url, '/auth/me', { headers: TENANT })).body, notFound)
