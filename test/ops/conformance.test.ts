@@ -8,10 +8,12 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'
 import t, { type Test } from 'tap'
 import { clientGateway, walletProvider } from '../client/setup.js'
+import { eventually } from '../helpers/eventually.js'
 import { orderBody } from '../helpers/picks.js'
 import { signedBody } from '../helpers/sign-in.js'
 import { events, readRaw } from '../helpers/sse.js'
 import { roomyLimits } from '../helpers/limits.js'
+import { subscribed } from '../stream/setup.js'
 
 // Some hundred requests, a few of them retried upstream failures.
 t.setTimeout(240_000)
@@ -321,9 +323,15 @@ t.test('the status stream', async (t) => {
     })
   ).json()) as { uuid: string }
   t.equal((await ask(t, 'followOrder', { params: { uuid } })).status, 200, 'the snapshot')
+  const sent = () => gw.app.streamHub.stats().eventsSent
+  const before = sent()
   const following = ask(t, 'followOrder', { params: { uuid } }, 3)
-  setTimeout(() => gw.control.deposit(uuid), 300)
-  setTimeout(() => gw.control.fail(uuid), 600)
+  // Each transition once the stream has what came before it: its snapshot, then the deposit.
+  await eventually('the snapshot', () => sent() > before)
+  await subscribed(gw.control, uuid)
+  gw.control.deposit(uuid)
+  await eventually('the deposit', () => sent() > before + 1)
+  gw.control.fail(uuid)
   t.equal((await following).status, 200, 'the snapshot, then the updates to ERROR')
   // A reconnect from a stream that had the end (its id carries the gateway's mark): 204; one that
   // missed it: the end again, as a 200 stream.
@@ -337,8 +345,12 @@ t.test('the status stream', async (t) => {
 })
 
 t.test('the live quote', async (t) => {
+  const asked = () => gw.control.requestsTo('GET /v1/tokens/quote').length
+  const before = asked()
   const watching = ask(t, 'watchQuote', { query: quote }, 4)
-  setTimeout(() => gw.control.fault('GET /v1/tokens/quote', { kind: 'error500' }), 200)
+  // The first quote is on its way: the refresh after it fails.
+  await eventually('the first quote asked for', () => asked() > before)
+  gw.control.fault('GET /v1/tokens/quote', { kind: 'error500' })
   const read = await watching
   t.equal(read.status, 200)
   t.same(

@@ -10,6 +10,7 @@ import t, { type Test } from 'tap'
 import ts from 'typescript'
 import { clientGateway } from '../client/setup.js'
 import { orderBody } from '../helpers/picks.js'
+import { subscribed } from '../stream/setup.js'
 
 // Generating and compiling take a while on two cores.
 t.setTimeout(180_000)
@@ -147,12 +148,15 @@ export const notText = (data: Awaited<ReturnType<typeof followOrder>>['stream'] 
     ): Promise<{ uuid: string; seen: Array<{ event: string; status: string; order: string }> }>
   }
   const { uuid, seen } = await follow(gw.url, orderBody(gw.p), (id) => {
-    // The stream is open: move the order along in the sandbox.
-    setTimeout(() => {
-      gw.control.deposit(id)
-      gw.control.confirm(id)
-      gw.control.complete(id)
-    }, 200)
+    // The stream is open: once the gateway follows the order upstream, move it along in the sandbox.
+    subscribed(gw.control, id).then(
+      () => {
+        gw.control.deposit(id)
+        gw.control.confirm(id)
+        gw.control.complete(id)
+      },
+      (err: unknown) => t.error(err),
+    )
   })
   t.same(seen[0], { event: 'snapshot', status: 'AWAITING_USER_DEPOSIT', order: uuid }, 'the snapshot, typed')
   t.same(

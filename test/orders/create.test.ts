@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { eventually } from '../helpers/eventually.js'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
@@ -225,8 +226,10 @@ t.test('Idempotency-Key', async (t) => {
     const { create, sandbox, p } = await setup(t)
     await create(orderBody(p)) // warm the catalog
     sandbox.control.fault(UPSTREAM_CREATE, { kind: 'delay', ms: 300 })
+    const sent = () => sandbox.control.requestsTo(UPSTREAM_CREATE).length
+    const before = sent()
     const first = create(orderBody(p), { 'idempotency-key': 'slow' })
-    await new Promise((r) => setTimeout(r, 50))
+    await eventually('the first create at the upstream', () => sent() > before)
     const second = await create(orderBody(p), { 'idempotency-key': 'slow' })
     assertProblem(t, second, 'IDEMPOTENCY_IN_PROGRESS', true)
     t.equal((await first).statusCode, 201)

@@ -2,6 +2,9 @@
 // 500 must not tell a user their order does not exist; and callers sharing a coalesced read each keep
 // their own deadline.
 import t from 'tap'
+import type { AppDeps } from '../../src/app.js'
+import { fakeClock } from '../helpers/clock.js'
+import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
@@ -15,8 +18,12 @@ const GENERIC_500 = {
   headers: { 'content-type': 'application/json; charset=utf-8' },
 }
 
-async function withOrder(t: Parameters<typeof startGateway>[0], env?: Record<string, string>) {
-  const gw = await startGateway(t, { env, listen: true })
+async function withOrder(
+  t: Parameters<typeof startGateway>[0],
+  env?: Record<string, string>,
+  deps?: AppDeps,
+) {
+  const gw = await startGateway(t, { env, deps, listen: true })
   const p = picks(gw.sandbox.control.tokens())
   const created = await gw.app.inject({ method: 'POST', url: '/api/v1/orders/create', payload: orderBody(p) })
   gw.sandbox.control.clearRequests()
@@ -49,10 +56,15 @@ t.test('an order the upstream twice says it does not know is ORDER_NOT_FOUND', a
 })
 
 t.test('a caller joining a shared read keeps its own deadline and timing', async (t) => {
-  const { app, url, uuid, sandbox, logs } = await withOrder(t, { UPSTREAM_TIMEOUT_MS: '1000' })
+  // Deadlines are read from the injected clock; an upstream call's own timer runs in real time.
+  const clock = fakeClock()
+  const { app, url, uuid, sandbox, logs } = await withOrder(t, { UPSTREAM_TIMEOUT_MS: '1000' }, { clock })
   sandbox.control.fault(READ, { kind: 'hang' })
   const first = fetch(`${url}/api/v1/orders/${uuid}`, { headers: { 'x-request-id': 'first-caller' } })
-  await new Promise((resolve) => setTimeout(resolve, 500))
+  await eventually('the read at the upstream', () => sandbox.control.requestsTo(READ).length === 1)
+  // By the clock the first caller's time is up, while its call, held by the upstream, runs on until
+  // its own timer ends it. A second caller asking now joins that call, with all its time ahead.
+  clock.advance(1000)
   const second = fetch(`${url}/api/v1/orders/${uuid}`, { headers: { 'x-request-id': 'second-caller' } })
 
   t.equal((await first).status, 504, 'the first caller gets its timeout at its deadline')

@@ -2,6 +2,7 @@
 import t from 'tap'
 import { request } from 'undici'
 import { buildSandbox } from '../../src/sandbox/app.js'
+import { eventually } from '../helpers/eventually.js'
 import { startSandbox } from '../helpers/sandbox.js'
 import { readRaw } from '../helpers/sse.js'
 import { call, createOrder, TENANT } from './http.js'
@@ -97,7 +98,7 @@ t.test('faults on the stream route: error500, and dropAfter opening then droppin
     () => 'failed',
   )
   t.match(outcome, /^(failed|ended after "(\\n)?")$/, `the connection is cut (${outcome})`)
-  await pause(50)
+  await eventually('the dropped stream gone', () => control.openStreams() === 0)
   t.equal(control.openStreams(), 0, 'the dropped stream is gone')
 })
 
