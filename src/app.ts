@@ -23,7 +23,7 @@ import { MAX_PARAM_LENGTH, requestTargetLimit } from './edge/url-limits.js'
 import { createLogger } from './edge/logger.js'
 import { requestLogging } from './edge/logging.js'
 import { originPolicy } from './edge/origin-policy.js'
-import { problems } from './edge/problems.js'
+import { problemHandler } from './edge/problem-handler.js'
 import { rateLimits } from './edge/rate-limits.js'
 import { requestIdOf } from './edge/request-id.js'
 import { declaredRoutes } from './edge/route-answers.js'
@@ -130,7 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     tuning: deps.exportTuning,
   })
   await app.register(requestLogging, { clientIpHeader: config.clientIpHeader })
-  await app.register(problems, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
+  await app.register(problemHandler, { apiPrefix: config.apiPrefix, publicOrigin: config.publicOrigin })
   await app.register(draining)
   await app.register(securityHeaders, { https: config.publicOrigin.startsWith('https:') })
   await app.register(cookieSupport)

@@ -7,7 +7,7 @@
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { z } from 'zod'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 
 export interface ReadinessCheck {
   name: string
@@ -107,11 +107,7 @@ export const health = fp(
     )
     app.get('/readyz', READINESS, async (_request, reply) => {
       const { failing, degraded } = state()
-      if (Object.keys(failing).length > 0) {
-        throw new GatewayError('SERVICE_UNAVAILABLE', 'This instance is not ready to serve.', {
-          members: { checks: failing, ...(Object.keys(degraded).length > 0 ? { degraded } : {}) },
-        })
-      }
+      if (Object.keys(failing).length > 0) throw problems.notReady(failing, degraded)
       const body = Object.keys(degraded).length > 0 ? { degraded } : {}
       return reply.header('cache-control', 'no-store').send({ status: 'ready', ...body })
     })

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Pool } from 'undici'
 import type { z } from 'zod'
 import type { Clock } from '../clock.js'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { CallTrace, RequestTrace, Tracing } from '../tracing/trace-context.js'
 import { backoffDelay } from './backoff.js'
 import { type BreakerState, CircuitBreaker } from './breaker.js'
@@ -229,10 +229,7 @@ export class UpstreamClient {
     if (!this.breaker.allow()) {
       refuse('breaker')
       return {
-        error: new GatewayError(
-          'UPSTREAM_UNAVAILABLE',
-          'The swap service is failing; calls are paused briefly.',
-        ),
+        error: problems.breakerOpen(),
         unclassified: false,
       }
     }
@@ -248,7 +245,7 @@ export class UpstreamClient {
       this.breaker.settle()
       refuse('deadline')
       return {
-        error: new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.'),
+        error: problems.upstreamTimeout(),
         unclassified: false,
       }
     }
@@ -331,7 +328,7 @@ export class UpstreamClient {
     }
     if (!this.breaker.allow()) {
       this.options.refused?.('stream', 'breaker')
-      throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is failing; calls are paused briefly.')
+      throw problems.breakerOpen()
     }
     // The span covers the opening, up to the answer's head; the stream itself may last minutes.
     const trace = this.options.tracing.call(ctx.trace, 'stream', 'GET')

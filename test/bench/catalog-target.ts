@@ -19,7 +19,7 @@ import { buildApp } from '../../src/app.js'
 import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
 import { requestLogging } from '../../src/edge/logging.js'
-import { problems } from '../../src/edge/problems.js'
+import { problemHandler } from '../../src/edge/problem-handler.js'
 import { tracingPlugin } from '../../src/tracing/plugin.js'
 import { DEFAULT_TUNING } from '../../src/upstream/client.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
@@ -101,7 +101,7 @@ async function catalogOnly(upstream: string): Promise<string> {
   // Trace context as every gateway has it (propagation only: no endpoint).
   await app.register(tracingPlugin, { config: undefined, upstreamHost: new URL(upstream).host })
   await app.register(requestLogging)
-  await app.register(problems, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
+  await app.register(problemHandler, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
   const clock = systemClock
   await app.register(upstreamPlugin, {
     baseUrl: upstream,
