@@ -162,6 +162,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       quotes: () => app.quoteHub.stats(),
       tenantKeyRefusals: () => app.tenantKey.refusals,
       readiness: () => app.readiness.state(),
+      undeclaredProblems: () => app.declaredAnswers.undeclared,
     },
   })
   await app.register(upstreamPlugin, {

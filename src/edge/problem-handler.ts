@@ -72,6 +72,7 @@ export function sendProblem(
   typeBase: string,
 ) {
   request.problemCode = error.code
+  request.server.declaredAnswers.problemSent(request, error.code)
   return reply
     .code(error.status)
     .headers(error.headers)
@@ -90,5 +91,5 @@ export const problemHandler = fp(
     })
     app.setNotFoundHandler((request, reply) => sendProblem(request, reply, problems.noSuchRoute(), typeBase))
   },
-  { name: 'problem-handler' },
+  { name: 'problem-handler', dependencies: ['declared-routes'] },
 )

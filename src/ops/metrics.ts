@@ -26,6 +26,8 @@ export interface MetricsSources {
   /** Answers that refused TENANT_API_KEY. */
   tenantKeyRefusals?: () => number
   readiness?: () => ReadinessState
+  /** Problems sent with a code their route does not declare. */
+  undeclaredProblems?: () => number
 }
 
 export interface GatewayMetrics {
@@ -301,6 +303,16 @@ export const metricsPlugin = fp(
         'counter',
         'gateway_upstream_tenant_key_refused_total',
         'Upstream answers that refused TENANT_API_KEY',
+        (n) => n,
+      )
+    }
+    if (sources.undeclaredProblems) {
+      sourced(
+        registry,
+        sources.undeclaredProblems,
+        'counter',
+        'gateway_http_undeclared_problems_total',
+        'Problem documents sent with a code their route does not declare (each also an error log line)',
         (n) => n,
       )
     }

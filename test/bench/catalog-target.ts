@@ -20,6 +20,7 @@ import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
 import { requestLogging } from '../../src/edge/logging.js'
 import { problemHandler } from '../../src/edge/problem-handler.js'
+import { declaredRoutes } from '../../src/edge/route-answers.js'
 import { tracingPlugin } from '../../src/tracing/plugin.js'
 import { DEFAULT_TUNING } from '../../src/upstream/client.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
@@ -101,6 +102,7 @@ async function catalogOnly(upstream: string): Promise<string> {
   // Trace context as every gateway has it (propagation only: no endpoint).
   await app.register(tracingPlugin, { config: undefined, upstreamHost: new URL(upstream).host })
   await app.register(requestLogging)
+  await app.register(declaredRoutes)
   await app.register(problemHandler, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
   const clock = systemClock
   await app.register(upstreamPlugin, {
