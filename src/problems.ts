@@ -1,10 +1,15 @@
 // Every problem the gateway answers, one function per condition: its code, its detail text and its
 // members are written here once, and a caller passes only what varies (an id, a side, a cause).
-// errors.ts holds the codes and renders the documents; nothing else makes a GatewayError.
-import type { Challenge } from './auth/challenge.js'
+// errors.ts holds the codes and renders the documents; nothing else makes a GatewayError. Beside
+// errors.ts at the bottom of the sources: every layer makes problems, so this imports nothing above.
 import { type ErrorCode, type FieldError, GatewayError } from './errors.js'
-import type { Operation } from './upstream/classify.js'
-import { QuotaRefusal } from './upstream/refusal.js'
+
+/**
+ * A call the tenant key's quota kept from leaving: the call budget was spent for that second, or the
+ * pause after an upstream 429 is running. Nothing was asked of the upstream, so callers that repeat
+ * on their own (a live quote's refresh) wait for their next turn instead of reporting a failure.
+ */
+export class QuotaRefusal extends GatewayError {}
 
 type Pair = { depositTokenId: number | string; settleTokenId: number | string }
 
@@ -146,11 +151,11 @@ export const problems = {
 
   // Sign-in and sessions.
   signInRequired: () => new GatewayError('AUTH_REQUIRED', 'Sign in first.'),
-  signInLapsed: (challenge: Challenge) =>
+  signInLapsed: (challenge: object) =>
     new GatewayError('SESSION_EXPIRED', 'The sign-in has lapsed: sign the challenge to continue.', {
       members: { challenge },
     }),
-  sessionNotRenewed: (challenge: Challenge) =>
+  sessionNotRenewed: (challenge: object) =>
     new GatewayError('SESSION_EXPIRED', 'The session could not be renewed: sign the challenge to continue.', {
       members: { challenge },
     }),
@@ -188,11 +193,8 @@ export const problems = {
     new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service could not be reached.', { cause }),
   upstreamConnectionFailed: (cause: unknown) =>
     new GatewayError('UPSTREAM_UNAVAILABLE', 'The connection to the swap service failed.', { cause }),
-  /** A failed create is not worth repeating blindly: the order may exist. */
-  upstreamFailed: (operation: Operation) =>
-    new GatewayError('UPSTREAM_ERROR', 'The swap service failed to answer this request.', {
-      retryable: operation !== 'create',
-    }),
+  upstreamFailed: (retry: { retryable: boolean }) =>
+    new GatewayError('UPSTREAM_ERROR', 'The swap service failed to answer this request.', retry),
   upstreamUnreadable: () =>
     new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service sent an unreadable answer.'),
   upstreamRefusedAsMalformed: () =>

@@ -11,11 +11,10 @@ import type { QuoteQuery } from '../orders/schemas.js'
 import type { StreamClients, StreamSource } from '../stream/clients.js'
 import { eventFrame } from '../stream/frames.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
-import { QuotaRefusal } from '../upstream/refusal.js'
 import { quoteSchema } from '../upstream/schemas.js'
 import { END_EVENT, ENDED_ID, PROBLEM_EVENT } from './events.js'
 import { type PollHost, type QuoteClient, QuotePoll } from './poll.js'
-import { problems } from '../problems.js'
+import { problems, QuotaRefusal } from '../problems.js'
 
 export interface QuoteHubOptions {
   clock: Clock

@@ -3,8 +3,7 @@
 // burst through on top of its rate, and the upstream's own limit would see that burst. Instances'
 // clocks name the second, so their skew (NTP keeps it to milliseconds) is how far window edges differ.
 import type { Clock } from '../clock.js'
-import { problems } from '../problems.js'
-import type { QuotaRefusal } from './refusal.js'
+import { problems, type QuotaRefusal } from '../problems.js'
 import type { WindowCounter } from '../redis/window-counter.js'
 
 /** A second's key outlives its second, so an instance whose clock lags still counts into it. */

@@ -54,6 +54,10 @@ const unauthorizedRules: Array<[RegExp, () => GatewayError]> = [
   [/^valid access token required\.?$|^x-tenant-api-key not present$/i, problems.tenantKeyRejected],
 ]
 
+/** A failed create is not repeated blindly: the order may exist. */
+const upstreamFailed = (operation: Operation) =>
+  problems.upstreamFailed({ retryable: operation !== 'create' })
+
 function numericOrRaw(text: string): number | string {
   return /^\d+$/.test(text) ? Number(text) : text
 }
@@ -90,8 +94,7 @@ export function classifyAnswer(
     return classified(problems.upstreamRateLimiting(seconds))
   }
   const parsed = envelopeSchema.safeParse(body)
-  if (!parsed.success || parsed.data.statusCode !== status)
-    return unclassified(problems.upstreamFailed(operation))
+  if (!parsed.success || parsed.data.statusCode !== status) return unclassified(upstreamFailed(operation))
   const envelope = parsed.data
   const message = messageOf(envelope)
 
@@ -99,7 +102,7 @@ export function classifyAnswer(
   if (status === 401) {
     const rule = unauthorizedRules.find(([re]) => re.test(message))
     if (rule) return classified(rule[1]())
-    return unclassified(problems.upstreamFailed(operation))
+    return unclassified(upstreamFailed(operation))
   }
   if (status === 500) {
     if (operation === 'orderRead' && isMissingOrder(body, envelope)) {
@@ -110,7 +113,7 @@ export function classifyAnswer(
       if (m) return classified(make(m))
     }
   }
-  return unclassified(problems.upstreamFailed(operation))
+  return unclassified(upstreamFailed(operation))
 }
 
 function retryAfterSeconds(value: string | undefined, now: number): number | undefined {

@@ -5,8 +5,7 @@
 // the limited upstream are the ones started in that gap).
 import type { Redis } from 'ioredis'
 import type { Clock } from '../clock.js'
-import { problems } from '../problems.js'
-import type { QuotaRefusal } from './refusal.js'
+import { problems, type QuotaRefusal } from '../problems.js'
 
 export interface SharedCoolDown {
   client: Redis
