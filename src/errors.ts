@@ -1,5 +1,6 @@
 // The error-code catalogue (docs/api.md, "Errors"), the error type every layer throws, and the one renderer
-// that turns it into an RFC 9457 problem document. Nothing else builds error bodies.
+// that turns it into an RFC 9457 problem document. Nothing else builds error bodies; each problem itself,
+// its code and text, is made by its function in problems.ts.
 
 interface CodeSpec {
   status: number
@@ -98,6 +99,17 @@ export class GatewayError extends Error {
     this.members = options.members ?? {}
     this.errors = options.errors
     this.headers = options.headers ?? {}
+  }
+
+  /** The same problem as a new error, members added: the original may be shared by other requests. */
+  copy(extra: Pick<GatewayErrorOptions, 'members' | 'cause'> = {}): GatewayError {
+    return new GatewayError(this.code, this.detail, {
+      members: { ...this.members, ...extra.members },
+      errors: this.errors,
+      retryable: this.retryable,
+      headers: this.headers,
+      cause: extra.cause ?? this.cause,
+    })
   }
 }
 

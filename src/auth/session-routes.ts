@@ -8,20 +8,19 @@ import { sessionAnswer, signInResult } from './bodies.js'
 import { sessionModeHeaders } from './schemas.js'
 import type { Sessions } from './sessions.js'
 import type { SignIn } from './sign-in.js'
+import { problems } from '../problems.js'
 
 export interface SessionRoutesOptions {
   signIn: SignIn
   sessions: Sessions
 }
 
-const noSession = () => new GatewayError('AUTH_REQUIRED', 'Sign in first.')
-
 export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOptions) {
   const routes = app.withTypeProvider<ZodTypeProvider>()
 
   async function activeSession(request: FastifyRequest) {
     const read = await opts.sessions.read(request)
-    if (read.state === 'none') throw noSession()
+    if (read.state === 'none') throw problems.signInRequired()
     if (read.state === 'lapsed') throw await opts.sessions.expired(request)
     return read
   }
@@ -112,14 +111,9 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
     },
     async (request, reply) => {
       const read = await opts.sessions.read(request)
-      if (read.state === 'none') throw noSession()
+      if (read.state === 'none') throw problems.signInRequired()
       const renewed = await opts.signIn.refresh(request.upstreamContext(), read.session)
-      if (!renewed) {
-        throw await opts.sessions.expired(
-          request,
-          'The session could not be renewed: sign the challenge to continue.',
-        )
-      }
+      if (!renewed) throw await opts.sessions.expired(request, problems.sessionNotRenewed)
       const sessionToken = await opts.sessions.issue(reply, renewed)
       const view = opts.sessions.view(renewed)
       const tokenMode = read.source === 'bearer' || request.headers['x-session-mode'] === 'token'

@@ -3,9 +3,10 @@
 // state kept is the ids of sessions ended by logout, asked only for requests that carry a session.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
-import { GatewayError } from '../errors.js'
+import type { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { CredentialSource, UserCredentials } from '../orders/pair-and-credentials.js'
-import type { Challenges } from './challenge.js'
+import type { Challenge, Challenges } from './challenge.js'
 import { cookieAttributes, cookiesOf, type SessionCookie } from '../edge/cookies.js'
 import type { Revocations } from './revocations.js'
 import { isLapsed, type Session, sessionSchema, signedInView } from './session.js'
@@ -76,11 +77,14 @@ export class Sessions implements CredentialSource {
   }
 
   /** SESSION_EXPIRED carrying a fresh challenge, with a ready message for the session's wallet. */
-  async expired(request: FastifyRequest, detail = 'The sign-in has lapsed: sign the challenge to continue.') {
+  async expired(
+    request: FastifyRequest,
+    problem: (challenge: Challenge) => GatewayError = problems.signInLapsed,
+  ): Promise<GatewayError> {
     const read = await this.read(request)
     const wallet = read.state === 'none' ? undefined : read.session
     const { challenge } = await this.challenges.issue(request.upstreamContext(), wallet, request.headers)
-    return new GatewayError('SESSION_EXPIRED', detail, { members: { challenge } })
+    return problem(challenge)
   }
 
   /** Seals the session, sets it as the cookie, and returns the sealed form for Bearer use. */

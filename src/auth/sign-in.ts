@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
 import { meSchema, tokensPairSchema } from '../upstream/schemas.js'
 import type { AllowedOrigins, Asking, Site } from '../edge/allowed-origins.js'
@@ -19,19 +20,6 @@ import { accessTokenExpiry, upstreamCookie } from './upstream-tokens.js'
 
 /** The refresh success body is not documented: anything parses, the token is looked for below. */
 const refreshAnswer = z.unknown()
-
-const refused = (why: string) =>
-  new GatewayError('SIGNATURE_INVALID', `The sign-in message was refused: ${why}.`)
-
-/** The message's Expiration Time has passed: a new signature of a fresh message cures it. */
-class MessageLapsed extends GatewayError {
-  constructor() {
-    super(
-      'SIGNATURE_INVALID',
-      'The sign-in message has expired (it lives as long as its nonce): sign the fresh challenge.',
-    )
-  }
-}
 
 export class SignIn {
   constructor(
@@ -49,14 +37,18 @@ export class SignIn {
     return this.origins.siteFor(origin ?? `${scheme ?? 'https'}://${domain}`)
   }
 
-  /** Throws SIGNATURE_INVALID or NONCE_MISSING for a SIWx message that is not for this site. */
-  checkMessage(body: VerifyBody, origin: string | undefined): void {
+  /**
+   * Throws SIGNATURE_INVALID or NONCE_MISSING for a SIWx message that is not for this site; 'lapsed'
+   * when its Expiration Time has passed, which a new signature of a fresh message cures.
+   */
+  private checkMessage(body: VerifyBody, origin: string | undefined): 'lapsed' | undefined {
+    const refused = problems.signInMessageRefused
     const read = readMessage(body.message)
     switch (read.kind) {
       case 'plain':
         return
       case 'no-nonce':
-        throw new GatewayError('NONCE_MISSING', 'The sign-in message has no Nonce line.')
+        throw problems.nonceMissing()
       case 'malformed':
         throw refused('it is not a well-formed EIP-4361 message')
       case 'other-chain': {
@@ -77,16 +69,18 @@ export class SignIn {
           chainId,
           now: new Date(this.clock.now()),
         })
-        if (problem && hasExpired(read.fields, this.clock.now())) throw new MessageLapsed()
+        if (problem && hasExpired(read.fields, this.clock.now())) return 'lapsed'
         if (problem) throw refused(problem)
       }
     }
   }
 
   async verify(ctx: CallContext, body: VerifyBody, asking: Asking): Promise<Session> {
+    if (this.checkMessage(body, asking.origin) === 'lapsed') {
+      throw await this.withFreshChallenge(ctx, problems.signInMessageLapsed(), body, asking)
+    }
     let tokens
     try {
-      this.checkMessage(body, asking.origin)
       tokens = await this.upstream.call(ctx, {
         operation: 'verify',
         method: 'POST',
@@ -96,8 +90,8 @@ export class SignIn {
         schema: tokensPairSchema,
       })
     } catch (err) {
-      if (!(err instanceof MessageLapsed || (err instanceof GatewayError && err.code === 'NONCE_INVALID')))
-        throw err
+      // A nonce that lapsed is cured by a new signature too.
+      if (!(err instanceof GatewayError && err.code === 'NONCE_INVALID')) throw err
       throw await this.withFreshChallenge(ctx, err, body, asking)
     }
     const { accessToken } = tokens.body
@@ -158,7 +152,7 @@ export class SignIn {
     const wallet = { address: body.data.accountAddress, chainId: body.data.chainId }
     try {
       const { challenge } = await this.challenges.issue(ctx, wallet, asking)
-      return new GatewayError(err.code, err.detail, { members: { challenge }, cause: err })
+      return err.copy({ members: { challenge }, cause: err })
     } catch {
       // The upstream failed to give a nonce: the refusal stands alone, and a new sign-in starts over.
       return err

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import { backoffDelay } from '../upstream/backoff.js'
 import type { WorkCounters } from './representation.js'
 import { buildVersion, type CatalogVersion } from './version.js'
@@ -184,15 +185,9 @@ export class CatalogCache {
       version = await this.copies.fetch(KEY, { context: trigger, allowStale: false, forceRefresh })
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err
-      throw new GatewayError(
-        'UPSTREAM_UNAVAILABLE',
-        'The token catalog could not be loaded from the swap service.',
-        {
-          cause: err,
-        },
-      )
+      throw problems.catalogUnavailable(err)
     }
-    if (!version) throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The token catalog load was abandoned.')
+    if (!version) throw problems.catalogLoadAbandoned()
     return version
   }
 

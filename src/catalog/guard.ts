@@ -1,6 +1,6 @@
 // The PairGuard of the pricing and order routes: a pair the catalog refuses never reaches the
 // upstream (which would answer it with a 500 to be matched by text).
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { PairGuard } from '../orders/pair-and-credentials.js'
 import type { CallContext } from '../upstream/client.js'
 import type { Token } from '../upstream/schemas.js'
@@ -9,11 +9,7 @@ import type { CatalogVersion } from './version.js'
 
 function known(version: CatalogVersion, side: 'deposit' | 'settle', tokenId: number): Token {
   const token = version.byId.get(tokenId)
-  if (!token) {
-    throw new GatewayError('UNKNOWN_TOKEN', `The ${side} token ${tokenId} is not in the catalog.`, {
-      members: { side, tokenId },
-    })
-  }
+  if (!token) throw problems.unknownToken(side, tokenId)
   return token
 }
 
@@ -28,13 +24,10 @@ export class TokenGuard implements PairGuard {
     }
     const deposit = known(version, 'deposit', depositTokenId)
     const settle = known(version, 'settle', settleTokenId)
-    const refuse = (detail: string) =>
-      new GatewayError('PAIR_UNAVAILABLE', detail, { members: { depositTokenId, settleTokenId } })
-    if (!deposit.active) throw refuse(`The deposit token ${depositTokenId} is not active.`)
-    if (!deposit.blockchain.depositsActive) {
-      throw refuse(`Deposits are disabled on the deposit token's chain (${deposit.blockchain.network}).`)
-    }
-    if (!settle.active) throw refuse(`The settle token ${settleTokenId} is not active.`)
+    const pair = { depositTokenId, settleTokenId }
+    if (!deposit.active) throw problems.depositTokenInactive(pair)
+    if (!deposit.blockchain.depositsActive) throw problems.depositsDisabled(pair, deposit.blockchain.network)
+    if (!settle.active) throw problems.settleTokenInactive(pair)
     return { deposit, settle }
   }
 }

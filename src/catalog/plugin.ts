@@ -90,7 +90,7 @@ export const catalogPlugin = fp(
   },
   {
     name: 'catalog',
-    dependencies: ['problems', 'upstream'],
+    dependencies: ['problem-handler', 'upstream'],
     decorators: { fastify: ['clock', 'random', 'metrics', 'readiness'] },
   },
 )

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { RouteAnswers, SuccessAnswer } from '../edge/route-answers.js'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import { blockchainSchema, catalogSchema, tokenSchema } from '../upstream/schemas.js'
 import type { DerivedBodies } from './bodies.js'
 import type { CatalogCache } from './cache.js'
@@ -31,10 +31,10 @@ const NOT_MODIFIED: SuccessAnswer = {
 const served = (
   description: string,
   body: SuccessAnswer['body'],
-  problems: RouteAnswers['problems'],
+  own: RouteAnswers['problems'],
 ): RouteAnswers => ({
   success: { 200: { description, body, headers: CATALOG_HEADERS }, 304: NOT_MODIFIED },
-  problems: ['VALIDATION_FAILED', 'UPSTREAM_UNAVAILABLE', ...problems],
+  problems: ['VALIDATION_FAILED', 'UPSTREAM_UNAVAILABLE', ...own],
 })
 
 export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOptions) {
@@ -88,9 +88,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
         if (fresher) ({ version, status } = { version: fresher, status: 'MISS' })
       }
       const token = version.byId.get(id)
-      if (!token) {
-        throw new GatewayError('TOKEN_NOT_FOUND', `No token has id ${id}.`, { members: { tokenId: id } })
-      }
+      if (!token) throw problems.tokenNotFound(id)
       const body = bodies.get(version, `token/${id}`, () => token)
       return send(request, reply, body, status)
     },

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import { type DemoBundle, demoSource } from './bundle.js'
 import { demoPage } from './document.js'
 
@@ -87,7 +87,7 @@ export async function demoPlugin(app: FastifyInstance, opts: DemoOptions) {
     },
     async (request, reply) => {
       const asset = (await bundle()).assets.get(request.params.file)
-      if (!asset) throw new GatewayError('NOT_FOUND', 'There is no such file.')
+      if (!asset) throw problems.noSuchFile()
       return reply
         .header('cache-control', 'public, max-age=31536000, immutable')
         .type(asset.type)

@@ -8,7 +8,8 @@
 import { text } from 'node:stream/consumers'
 import proxy from '@fastify/http-proxy'
 import type { FastifyInstance } from 'fastify'
-import { GatewayError } from '../errors.js'
+import type { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { RouteAnswers } from '../edge/route-answers.js'
 
 export interface SandboxControlsOptions {
@@ -36,17 +37,19 @@ const CONTROL_ROUTES = [
 /** The client's credentials and page stay here, as on every upstream call. */
 const NOT_FORWARDED = ['cookie', 'authorization', 'origin', 'referer']
 
-function refusal(status: number | undefined, body: string): GatewayError {
-  let message = 'The sandbox refused the control call.'
+/** The sandbox's own reason, when its body is its JSON error. */
+function reasonOf(body: string): string | undefined {
   try {
     const parsed = JSON.parse(body) as { error?: unknown }
-    if (typeof parsed.error === 'string') message = `The sandbox refused the control call: ${parsed.error}`
+    return typeof parsed.error === 'string' ? parsed.error : undefined
   } catch {
-    // Not the sandbox's JSON: the generic text stands.
+    return undefined
   }
-  if (status === 404) return new GatewayError('NOT_FOUND', message)
-  if (status !== undefined && status < 500) return new GatewayError('VALIDATION_FAILED', message)
-  return new GatewayError('UPSTREAM_ERROR', 'The sandbox failed to answer the control call.')
+}
+
+function refusal(status: number | undefined, body: string): GatewayError {
+  if (status === undefined || status >= 500) return problems.sandboxFailed()
+  return problems.sandboxRefused(status === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED', reasonOf(body))
 }
 
 const CONTROL_ANSWERS: RouteAnswers = {
@@ -86,9 +89,7 @@ export async function sandboxControls(app: FastifyInstance, opts: SandboxControl
         )
       },
       onError: (reply, { error }) => {
-        reply.send(
-          new GatewayError('UPSTREAM_UNAVAILABLE', 'The sandbox could not be reached.', { cause: error }),
-        )
+        reply.send(problems.sandboxUnreachable(error))
       },
     },
   })

@@ -4,7 +4,7 @@
 // and `completeDocument` add what belongs to the whole API (servers, security schemes, components).
 import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../errors.js'
 import { problemSchema } from '../edge/problem-schema.js'
-import type { RouteAnswers, SuccessAnswer } from '../edge/route-answers.js'
+import { answerableCodes, type RouteAnswers, type SuccessAnswer } from '../edge/route-answers.js'
 import { type CatalogueEntry, errorCatalogue } from './error-catalogue.js'
 import { bodySchema, COMPONENTS, componentSchemas, type Json } from './json-schema.js'
 
@@ -28,21 +28,6 @@ const ANSWERS_KEY = 'x-answers'
 const BODY_KEY = 'x-body'
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
-/**
- * Problems any route can answer, whatever it declares: the origin refusal (before anything else), a
- * URL over the limit, the parser's answers to a request too slow or with headers too large, a fault,
- * and a gateway shutting down. RATE_LIMITED is added on rate-limited routes.
- */
-const COMMON_PROBLEMS: readonly ErrorCode[] = [
-  'ORIGIN_NOT_ALLOWED',
-  'URI_TOO_LONG',
-  'REQUEST_TIMEOUT',
-  'HEADERS_TOO_LARGE',
-  'INTERNAL',
-  'SERVICE_UNAVAILABLE',
-]
-/** A path parameter's malformed percent-encoding (or its length: URI_TOO_LONG, common anyway). */
-const PATH_PARAMETER_PROBLEMS: readonly ErrorCode[] = ['VALIDATION_FAILED']
 /** Answered by the parser or the router, before the rate limiter has counted the request. */
 const BEFORE_LIMITER = new Set(['408', '414', '431'])
 
@@ -166,12 +151,7 @@ function problemResponses(codes: ErrorCode[], byCode: Map<ErrorCode, CatalogueEn
  */
 export function operationAnswers(answers: RouteAnswers, url: string, group: string | false, body?: string) {
   const rateLimited = group !== false
-  const problems: ErrorCode[] = [
-    ...answers.problems,
-    ...COMMON_PROBLEMS,
-    ...(url.includes(':') ? PATH_PARAMETER_PROBLEMS : []),
-    ...(rateLimited ? (['RATE_LIMITED'] as const) : []),
-  ]
+  const problems = answerableCodes(answers, url, rateLimited)
   const byCode = new Map(errorCatalogue().map((e) => [e.code, e]))
   const success = Object.fromEntries(
     Object.entries(answers.success).map(([status, answer]) => [

@@ -9,7 +9,7 @@
 // its options and joined its header lists on every request.)
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { AllowedOrigins } from './allowed-origins.js'
 import { cookiesOf } from './cookies.js'
 
@@ -74,22 +74,19 @@ export const originPolicy = fp(
         { origin },
         `Origin ${origin} refused: add it to ALLOWED_ORIGINS (comma-separated) to let its pages call the gateway`,
       )
-      return new GatewayError('ORIGIN_NOT_ALLOWED', 'Requests from this origin are not allowed.')
+      return problems.originNotAllowed()
     }
 
-    /** Why a request without an Origin is refused, if it is. */
-    const refusalWithoutOrigin = (request: FastifyRequest): string | undefined =>
-      SAFE_METHODS.has(request.method) || cookiesOf(request)[opts.sessionCookieName] === undefined
-        ? undefined
-        : 'A request that changes state with the session cookie must come from an allowed Origin; other clients use the Bearer session token.'
+    /** A request without an Origin is refused when it changes state with the session cookie. */
+    const refusedWithoutOrigin = (request: FastifyRequest): boolean =>
+      !SAFE_METHODS.has(request.method) && cookiesOf(request)[opts.sessionCookieName] !== undefined
 
     app.addHook('onRequest', (request, reply, done) => {
       // Answers differ by Origin, so shared caches must key on it, whether or not one was sent.
       reply.header('vary', 'Origin')
       const origin = request.headers.origin
       if (origin === undefined) {
-        const why = refusalWithoutOrigin(request)
-        return done(why ? new GatewayError('ORIGIN_NOT_ALLOWED', why) : undefined)
+        return done(refusedWithoutOrigin(request) ? problems.cookieWithoutOrigin() : undefined)
       }
       const grant = grants.get(origin) ?? (opts.origins.allows(origin) ? grantFor(origin) : undefined)
       if (!grant) return done(refuse(request, origin))
@@ -107,5 +104,5 @@ export const originPolicy = fp(
       reply.code(204).send()
     })
   },
-  { name: 'origin-policy', dependencies: ['problems', 'cookies'] },
+  { name: 'origin-policy', dependencies: ['problem-handler', 'cookies'] },
 )

@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { GatewayError, PROBLEM_CONTENT_TYPE, renderProblem } from '../errors.js'
-import { MAX_URL_LENGTH, urlTooLong } from './url-limits.js'
+import { type GatewayError, PROBLEM_CONTENT_TYPE, renderProblem } from '../errors.js'
+import { problems } from '../problems.js'
+import { MAX_URL_LENGTH } from './url-limits.js'
 
 /** A raw answer the client never reads must not hold its socket: it is destroyed after this. */
 const RAW_ANSWER_GRACE_MS = 1_000
@@ -27,12 +28,12 @@ function requestLineTooLong(packet: Buffer | undefined): boolean {
 function parserProblem(err: ParserError): GatewayError {
   switch (err.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new GatewayError('REQUEST_TIMEOUT', 'The request did not arrive in time.')
+      return problems.requestTooSlow()
     case 'HPE_HEADER_OVERFLOW':
-      if (requestLineTooLong(err.rawPacket)) return urlTooLong()
-      return new GatewayError('HEADERS_TOO_LARGE', 'The request headers are larger than allowed.')
+      if (requestLineTooLong(err.rawPacket)) return problems.requestTargetTooLong()
+      return problems.headersTooLarge()
     default:
-      return new GatewayError('VALIDATION_FAILED', 'The request could not be read as HTTP/1.1.')
+      return problems.notHttp()
   }
 }
 

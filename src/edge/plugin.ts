@@ -11,7 +11,7 @@ import { cookieSupport, sessionCookieFor } from './cookies.js'
 import { draining } from './draining.js'
 import { requestLogging } from './logging.js'
 import { originPolicy } from './origin-policy.js'
-import { problems } from './problems.js'
+import { problemHandler } from './problem-handler.js'
 import type { RateLimitGroup, RateLimitRule } from './rate-limit-rules.js'
 import { rateLimits } from './rate-limits.js'
 import { requestMetrics } from './request-metrics.js'
@@ -45,7 +45,7 @@ export const edge = fp(
     await app.register(declaredRoutes)
     await app.register(clientIp, { header: opts.clientIpHeader })
     await app.register(requestLogging)
-    await app.register(problems, opts)
+    await app.register(problemHandler, opts)
     await app.register(draining)
     await app.register(securityHeaders, { https: opts.publicOrigin.startsWith('https:') })
     await app.register(cookieSupport)

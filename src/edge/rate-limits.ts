@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import fp from 'fastify-plugin'
 import { DEFAULT_IP_CEILING, type RateLimitGroup, type RateLimitRule } from './rate-limit-rules.js'
 import { routeOf } from './route-group.js'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import { MemoryWindowCounter, RedisWindowCounter, type WindowCounter } from '../redis/window-counter.js'
 
 export interface RateLimitOptions {
@@ -53,15 +53,7 @@ export function windowMs(timeWindow: RateLimitRule['timeWindow']): number {
 
 /** The 429 of a group's limit (the plugin's) or of the IP ceiling (ours); `whose` says which was hit. */
 function rateLimited(group: RateLimitGroup, limit: number, ttlMs: number, whose: string, headers = {}) {
-  const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000))
-  return new GatewayError(
-    'RATE_LIMITED',
-    `Too many requests ${whose} in the "${group}" group; retry after ${retryAfter} s.`,
-    {
-      members: { retryAfter, group, limit },
-      headers: { ...headers, 'retry-after': String(retryAfter) },
-    },
-  )
+  return problems.rateLimited({ group, limit, whose }, Math.max(1, Math.ceil(ttlMs / 1000)), headers)
 }
 
 export const rateLimits = fp(

@@ -1,12 +1,14 @@
 // What a route answers, declared where the route is defined (`config.answers`): its success statuses
 // with their bodies and headers, the problem codes it can send, and whether it reads a session. The
 // OpenAPI document, the reference page and the typed client are built from these declarations, and
-// the app refuses to start with a route that has none (src/docs/plugin.ts). They are read at
-// start-up only: success bodies are never serialised or validated against them.
-import type { FastifyInstance, RouteOptions } from 'fastify'
+// the app refuses to start with a route that has none. Success bodies are never serialised or
+// validated against them; a problem sent with a code its route does not declare is logged and
+// counted (the document is wrong about that route), which fails the test that sent it.
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { z } from 'zod'
 import type { ErrorCode } from '../errors.js'
+import { routeOf } from './route-group.js'
 
 export interface SuccessAnswer {
   description: string
@@ -35,6 +37,40 @@ declare module 'fastify' {
     /** What the route answers: every route declares it. */
     answers?: RouteAnswers
   }
+  interface FastifyInstance {
+    declaredAnswers: DeclaredAnswers
+  }
+}
+
+export interface DeclaredAnswers {
+  /** Told of every problem sent: one whose route does not declare its code is logged and counted. */
+  problemSent(request: FastifyRequest, code: ErrorCode): void
+}
+
+/**
+ * Problems any route can answer, whatever it declares: the origin refusal (before anything else), a
+ * URL over the limit, the parser's answers to a request too slow or with headers too large, a fault,
+ * and a gateway shutting down. RATE_LIMITED is added on rate-limited routes.
+ */
+const COMMON_PROBLEMS: readonly ErrorCode[] = [
+  'ORIGIN_NOT_ALLOWED',
+  'URI_TOO_LONG',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL',
+  'SERVICE_UNAVAILABLE',
+]
+/** A path parameter's malformed percent-encoding (or its length: URI_TOO_LONG, common anyway). */
+const PATH_PARAMETER_PROBLEMS: readonly ErrorCode[] = ['VALIDATION_FAILED']
+
+/** Every code a route can answer: its own, those of every route, and those its path and limit add. */
+export function answerableCodes(answers: RouteAnswers, url: string, rateLimited: boolean): ErrorCode[] {
+  return [
+    ...answers.problems,
+    ...COMMON_PROBLEMS,
+    ...(url.includes(':') ? PATH_PARAMETER_PROBLEMS : []),
+    ...(rateLimited ? (['RATE_LIMITED'] as const) : []),
+  ]
 }
 
 /** A failure of the upstream on a call that carries no tenant key. */
@@ -57,9 +93,32 @@ export const BODY_FAILURES: readonly ErrorCode[] = [
  * Refuses to start an app with a route that declares no answers, wherever it was registered: the
  * document cannot describe it. Registered first; checked when all routes are in, since a plugin's
  * own routes (the reference page's assets) get theirs from a hook of the scope that registers it.
+ * Then holds each route to its declaration whenever it sends a problem (the error handler tells it),
+ * so the check costs nothing on the answers that are not problems.
  */
 export const declaredRoutes = fp(
   async (app: FastifyInstance) => {
+    // Each route's codes, made at its first problem: keyed by the route's own config object.
+    const codesOf = new WeakMap<object, ReadonlySet<ErrorCode>>()
+    const undeclared = app.metrics.counter({
+      name: 'gateway_http_undeclared_problems_total',
+      help: 'Problem documents sent with a code their route does not declare (each also an error log line)',
+    })
+    app.decorate('declaredAnswers', {
+      problemSent(request, code) {
+        const route = routeOf(request)
+        // The not-found answer and the router's own refusals come from no route.
+        if (!route.answers || !route.url) return
+        let codes = codesOf.get(route)
+        if (!codes) {
+          codes = new Set(answerableCodes(route.answers, route.url, route.group !== false))
+          codesOf.set(route, codes)
+        }
+        if (codes.has(code)) return
+        undeclared.inc()
+        request.log.error({ route: route.url, method: request.method, code }, 'undeclared problem code')
+      },
+    } satisfies DeclaredAnswers)
     const routes: RouteOptions[] = []
     app.addHook('onRoute', (route) => {
       routes.push(route)
@@ -73,5 +132,5 @@ export const declaredRoutes = fp(
       }
     })
   },
-  { name: 'declared-routes' },
+  { name: 'declared-routes', dependencies: ['metrics'] },
 )

@@ -2,20 +2,19 @@
 // the limit), as our problem documents, so no framework code or message reaches a client
 // (docs/api.md, "Errors").
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { GatewayError } from '../errors.js'
+import type { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import { beginRequest, completeRequest } from './logging.js'
-import { sendProblem } from './problems.js'
+import { sendProblem } from './problem-handler.js'
 
 function frameworkProblem(err: FastifyError): GatewayError {
   switch (err.code) {
     case 'FST_ERR_BAD_URL':
-      return new GatewayError('VALIDATION_FAILED', 'The URL is malformed.', {
-        errors: [{ path: 'url', message: 'is not a valid URL (malformed percent-encoding)' }],
-      })
+      return problems.malformedUrl()
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new GatewayError('URI_TOO_LONG', 'A path parameter is longer than allowed.')
+      return problems.pathParameterTooLong()
     default:
-      return new GatewayError('INTERNAL', 'The gateway failed; this has been logged.', { cause: err })
+      return problems.internal(err)
   }
 }
 

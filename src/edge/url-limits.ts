@@ -2,20 +2,18 @@
 // the parser or this check finds it first.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 
 /** Longest request target (path and query) served; longer is URI_TOO_LONG. Common proxies stop at 8 KiB. */
 export const MAX_URL_LENGTH = 8 * 1024
 /** Longest path parameter: an order uuid is 36 characters, a token id a few digits. */
 export const MAX_PARAM_LENGTH = 100
 
-export const urlTooLong = () => new GatewayError('URI_TOO_LONG', 'The request target is longer than allowed.')
-
 /** A URL over MAX_URL_LENGTH that the parser let through (it fits the header budget) is refused. */
 export const requestTargetLimit = fp(
   async (app: FastifyInstance) => {
     app.addHook('onRequest', (request, _reply, done) => {
-      done(request.url.length > MAX_URL_LENGTH ? urlTooLong() : undefined)
+      done(request.url.length > MAX_URL_LENGTH ? problems.requestTargetTooLong() : undefined)
     })
   },
   { name: 'request-target-limit' },

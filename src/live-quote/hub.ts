@@ -7,15 +7,14 @@ import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { type GatewayError, renderProblem } from '../errors.js'
-import { noQuote } from '../orders/quote-request.js'
 import type { QuoteQuery } from '../orders/schemas.js'
 import type { StreamClients, StreamSource } from '../stream/clients.js'
 import { eventFrame } from '../stream/frames.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
-import { QuotaRefusal } from '../upstream/refusal.js'
 import { quoteSchema } from '../upstream/schemas.js'
 import { END_EVENT, ENDED_ID, PROBLEM_EVENT } from './events.js'
 import { type PollHost, type QuoteClient, QuotePoll } from './poll.js'
+import { problems, QuotaRefusal } from '../problems.js'
 
 export interface QuoteHubOptions {
   clock: Clock
@@ -139,7 +138,7 @@ export class QuoteHub implements StreamSource {
       refused: (err) =>
         err instanceof QuotaRefusal ||
         ((err as GatewayError).code === 'UPSTREAM_UNAVAILABLE' && upstream.coolDown.remainingMs() > 0),
-      noQuote: () => noQuote(q),
+      noQuote: () => problems.noQuote(q),
       problemFrame: (error, requestId) =>
         eventFrame({ event: PROBLEM_EVENT, data: renderProblem(error, requestId, typeBase) }),
       deliver: (client, frame) => streams.deliver(client, frame),

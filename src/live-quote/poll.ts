@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { StreamClient, StreamGroup } from '../stream/clients.js'
 import { isNoQuote } from '../orders/quote-request.js'
 import { eventFrame } from '../stream/frames.js'
@@ -80,13 +81,9 @@ export class QuotePoll implements StreamGroup {
     const state = this.state
     if (state?.kind === 'quote') return this.quoteFrame(state)
     const error = state?.error ?? refusal
-    if (!error) throw new GatewayError('UPSTREAM_UNAVAILABLE', 'No quote could be had from the swap service.')
+    if (!error) throw problems.noLiveQuote()
     // A copy: the thrown error is rendered with this request's id.
-    throw new GatewayError(error.code, error.detail, {
-      members: error.members,
-      headers: error.headers,
-      retryable: error.retryable,
-    })
+    throw error.copy()
   }
 
   close(): void {
@@ -183,7 +180,5 @@ export class QuotePoll implements StreamGroup {
 function asGatewayError(err: unknown, log: FastifyBaseLogger): GatewayError {
   if (err instanceof GatewayError) return err
   log.error({ err }, 'live quote refresh failed unexpectedly')
-  return new GatewayError('INTERNAL', 'The gateway failed to refresh the quote; this has been logged.', {
-    cause: err,
-  })
+  return problems.liveQuoteFailed(err)
 }

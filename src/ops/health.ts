@@ -3,7 +3,7 @@
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { z } from 'zod'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 
 /** Never rate-limited: load balancers and orchestrators call these. */
 const HEALTH: RouteShorthandOptions = {
@@ -43,11 +43,7 @@ export const health = fp(
     )
     app.get('/readyz', READINESS, async (_request, reply) => {
       const { failing, degraded } = app.readiness.state()
-      if (Object.keys(failing).length > 0) {
-        throw new GatewayError('SERVICE_UNAVAILABLE', 'This instance is not ready to serve.', {
-          members: { checks: failing, ...(Object.keys(degraded).length > 0 ? { degraded } : {}) },
-        })
-      }
+      if (Object.keys(failing).length > 0) throw problems.notReady(failing, degraded)
       const body = Object.keys(degraded).length > 0 ? { degraded } : {}
       return reply.header('cache-control', 'no-store').send({ status: 'ready', ...body })
     })

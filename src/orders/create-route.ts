@@ -6,7 +6,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
-import { GatewayError } from '../errors.js'
 import { createdOrderSchema } from '../upstream/schemas.js'
 import { orderCreated } from './bodies.js'
 import { fingerprintOf } from './fingerprint.js'
@@ -15,6 +14,7 @@ import { createOnce, type IdempotencyTerms } from './idempotent.js'
 import type { OrderCounts } from './metrics.js'
 import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
 import { type CreateBody, createBody, createHeaders } from './schemas.js'
+import { problems } from '../problems.js'
 
 export interface CreateOptions extends IdempotencyTerms {
   guard: PairGuard
@@ -27,9 +27,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 
 const positiveAmount = (body: CreateBody) => {
   if (body.intendedAmount > 0) return
-  throw new GatewayError('INVALID_AMOUNT', 'The intended amount must be above zero.', {
-    errors: [{ path: 'body.intendedAmount', message: 'must be a positive number' }],
-  })
+  throw problems.intendedAmountNotPositive()
 }
 
 export async function createRoute(app: FastifyInstance, opts: CreateOptions) {

@@ -10,6 +10,7 @@ import { onTheWire } from '../edge/wire-types.js'
 import { GatewayError } from '../errors.js'
 import { historySchema } from '../upstream/schemas.js'
 import type { CredentialSource } from './pair-and-credentials.js'
+import { problems } from '../problems.js'
 
 const MAX_PAGE_SIZE = 100
 const page = (max: number) =>
@@ -45,7 +46,7 @@ export async function historyRoute(app: FastifyInstance, opts: { credentials: Cr
     },
     async (request, reply) => {
       const user = await opts.credentials.credentialsFor(request, 'reject')
-      if (!user) throw new GatewayError('AUTH_REQUIRED', 'Sign in to see your order history.')
+      if (!user) throw problems.historyNeedsSignIn()
       const query = new URLSearchParams()
       if (request.query.current !== undefined) query.set('current', String(request.query.current))
       if (request.query.limit !== undefined) query.set('limit', String(request.query.limit))

@@ -2,6 +2,7 @@
 // body and replayed to repeats; a different body or a repeat while the first runs is refused. Answers
 // a retry could change (401, 409, 429, 5xx, a lost answer) are not kept, so the repeat runs anew.
 import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.js'
 
 export interface IdempotencyTerms {
@@ -12,8 +13,6 @@ export interface IdempotencyTerms {
 }
 
 export type Outcome = { replayed: boolean; body: string }
-
-const REPLAYED = { 'idempotent-replayed': 'true' }
 
 /** 201s and final client errors are replayed; answers a retry could change are not. */
 const isFinal = (error: GatewayError) =>
@@ -33,8 +32,7 @@ function kept(error: GatewayError): StoredResponse {
 /** The stored answer again: the order's bytes, or the same error, rendered for this request. */
 function replay(stored: StoredResponse): Outcome {
   if (stored.kind === 'created') return { replayed: true, body: stored.body }
-  const { code, detail, retryable, members, errors } = stored
-  throw new GatewayError(code, detail, { retryable, members, errors, headers: REPLAYED })
+  throw problems.replayed(stored)
 }
 
 /** Runs `create` at most once per key and fingerprint; throws what it throws, or the stored error. */
@@ -47,10 +45,10 @@ export async function createOnce(
 ): Promise<Outcome> {
   const existing = await store.claim(key, fingerprint, terms.claimTtlMs)
   if (existing && existing.fingerprint !== fingerprint) {
-    throw new GatewayError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different body.')
+    throw problems.idempotencyKeyReused()
   }
   if (existing?.state === 'running') {
-    throw new GatewayError('IDEMPOTENCY_IN_PROGRESS', 'The first request with this key is still running.')
+    throw problems.idempotencyInProgress()
   }
   if (existing?.state === 'done') return replay(existing.response)
 

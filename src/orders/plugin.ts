@@ -60,7 +60,7 @@ export const ordersPlugin = fp(
   },
   {
     name: 'orders',
-    dependencies: ['problems', 'upstream', 'redis', 'catalog', 'auth'],
+    dependencies: ['problem-handler', 'upstream', 'redis', 'catalog', 'auth'],
     decorators: { fastify: ['clock', 'metrics', 'stores', 'tokenGuard', 'sessions'] },
   },
 )

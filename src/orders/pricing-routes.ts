@@ -8,8 +8,9 @@ import type { UpstreamReply } from '../upstream/client.js'
 import { Coalescer } from '../upstream/coalesce.js'
 import { type Quote, quoteSchema, swapLimitsSchema } from '../upstream/schemas.js'
 import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
-import { isNoQuote, noQuote, upstreamQuoteQuery } from './quote-request.js'
+import { isNoQuote, upstreamQuoteQuery } from './quote-request.js'
 import { quoteQuery, swapLimitsQuery } from './schemas.js'
+import { problems } from '../problems.js'
 
 export interface PricingOptions {
   guard: PairGuard
@@ -62,7 +63,7 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
           schema: quoteSchema,
         }),
       )
-      if (isNoQuote(quote.body)) throw noQuote(q)
+      if (isNoQuote(quote.body)) throw problems.noQuote(q)
       return reply.header('cache-control', 'no-store').type(JSON_TYPE).send(quote.raw)
     },
   )

@@ -1,6 +1,5 @@
 // A quote as the upstream is asked for it, shared by the quote route and the live quote (which must
-// answer exactly as the quote route does): its query string and the problem of a quote with no price.
-import { GatewayError } from '../errors.js'
+// answer exactly as the quote route does): its query string, and when a quote has no price.
 import type { Quote } from '../upstream/schemas.js'
 import type { QuoteQuery } from './schemas.js'
 
@@ -10,8 +9,3 @@ export const upstreamQuoteQuery = (q: QuoteQuery): string =>
 
 /** The upstream prices nothing with `exchangeRate: 0` (and a 200): NO_QUOTE. */
 export const isNoQuote = (quote: Quote): boolean => quote.exchangeRate === 0
-
-export const noQuote = (q: Pick<QuoteQuery, 'depositTokenId' | 'settleTokenId'>): GatewayError =>
-  new GatewayError('NO_QUOTE', 'No price is available for this pair and amount right now.', {
-    members: { depositTokenId: q.depositTokenId, settleTokenId: q.settleTokenId },
-  })

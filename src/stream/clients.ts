@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
-import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import { commentFrame } from './frames.js'
 import { jitteredRetry, spreadOver } from './spread.js'
 
@@ -81,18 +81,9 @@ export class StreamClients {
   /** Takes a place for a new stream, or refuses it: per client IP first, then in total. */
   admit<T extends object>(ip: string, kind: StreamKind, own: T): StreamClient & T {
     const retryAfter = Math.max(1, Math.ceil(this.opts.retryMs / 1000))
-    const retry = { members: { retryAfter }, headers: { 'retry-after': String(retryAfter) } }
     const mine = this.perIp.get(ip) ?? 0
-    if (mine >= this.opts.maxPerIp) {
-      throw new GatewayError(
-        'RATE_LIMITED',
-        `At most ${this.opts.maxPerIp} streams (order status and live quote) may be open per client.`,
-        retry,
-      )
-    }
-    if (this.admitted >= this.opts.maxTotal) {
-      throw new GatewayError('SERVICE_UNAVAILABLE', 'The gateway has no room for another stream now.', retry)
-    }
+    if (mine >= this.opts.maxPerIp) throw problems.tooManyStreams(this.opts.maxPerIp, retryAfter)
+    if (this.admitted >= this.opts.maxTotal) throw problems.noRoomForStream(retryAfter)
     this.perIp.set(ip, mine + 1)
     this.admitted++
     return { ip, kind, res: undefined, group: undefined, released: false, ...own }

@@ -3,7 +3,7 @@
 // burst through on top of its rate, and the upstream's own limit would see that burst. Instances'
 // clocks name the second, so their skew (NTP keeps it to milliseconds) is how far window edges differ.
 import type { Clock } from '../clock.js'
-import { QuotaRefusal } from './refusal.js'
+import { problems, type QuotaRefusal } from '../problems.js'
 import type { WindowCounter } from '../redis/window-counter.js'
 
 /** A second's key outlives its second, so an instance whose clock lags still counts into it. */
@@ -32,10 +32,6 @@ export class CallBudget {
     })
     if (hit.count <= this.perSecond) return undefined
     this.refused += 1
-    return new QuotaRefusal(
-      'UPSTREAM_UNAVAILABLE',
-      'The gateway is at its call rate to the swap service; retry in a second.',
-      { members: { retryAfter: 1 }, headers: { 'retry-after': '1' } },
-    )
+    return problems.callBudgetSpent()
   }
 }

@@ -2,7 +2,8 @@
 // business errors as 500s, so we branch on statusCode and message (the upstream spec's tables), never
 // on `error` or casing. `unclassified` marks real upstream trouble: only that is retried and counted by
 // the circuit breaker, so a user's typo never looks like an outage.
-import { GatewayError } from '../errors.js'
+import type { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import { type Envelope, envelopeSchema } from './schemas.js'
 
 export type Operation =
@@ -28,57 +29,37 @@ const classified = (error: GatewayError): Classified => ({ error, unclassified: 
 const unclassified = (error: GatewayError): Classified => ({ error, unclassified: true })
 
 const businessRules: Array<[RegExp, (m: RegExpMatchArray) => GatewayError]> = [
-  [/^invalid amount: /i, () => new GatewayError('INVALID_AMOUNT', 'The amount must be a positive number.')],
+  [/^invalid amount: /i, () => problems.amountNotPositive()],
   [
     /^invalid (deposit|settle) token id provided: (.*)$/i,
-    (m) =>
-      new GatewayError('UNKNOWN_TOKEN', `The ${m[1]?.toLowerCase()} token is not in the catalog.`, {
-        members: { side: m[1]?.toLowerCase(), tokenId: numericOrRaw(m[2] ?? '') },
-      }),
+    (m) => problems.unknownToken((m[1] ?? '').toLowerCase(), numericOrRaw(m[2] ?? '')),
   ],
-  [
-    /^invalid (\S+) address: /i,
-    (m) =>
-      new GatewayError('INVALID_ADDRESS', `The receiving address is not a valid ${m[1]} address.`, {
-        members: { network: m[1] },
-      }),
-  ],
+  [/^invalid (\S+) address: /i, (m) => problems.invalidAddress(m[1] ?? '')],
   [
     /^couldn't find trade path for (\S+) -> (\S+)$/i,
     (m) =>
-      new GatewayError('PAIR_UNAVAILABLE', 'This pair cannot be traded now.', {
-        members: { depositTokenId: numericOrRaw(m[1] ?? ''), settleTokenId: numericOrRaw(m[2] ?? '') },
+      problems.noTradePath({
+        depositTokenId: numericOrRaw(m[1] ?? ''),
+        settleTokenId: numericOrRaw(m[2] ?? ''),
       }),
   ],
 ]
 
 const unauthorizedRules: Array<[RegExp, () => GatewayError]> = [
-  [
-    /^evm signature verification failed/i,
-    () => new GatewayError('SIGNATURE_INVALID', 'The signature did not verify.'),
-  ],
-  [
-    /^nonce not found in the message\.?$/i,
-    () => new GatewayError('NONCE_MISSING', 'The message has no Nonce line.'),
-  ],
-  [
-    /^invalid or expired nonce\.?$/i,
-    () => new GatewayError('NONCE_INVALID', 'The nonce is unknown, used or expired.'),
-  ],
-  [/refresh token/i, () => new GatewayError('SESSION_EXPIRED', 'The session could not be renewed.')],
-  [
-    /^access token not found/i,
-    () => new GatewayError('SESSION_EXPIRED', 'The swap service no longer accepts this session.'),
-  ],
-  [/^valid access token required\.?$|^x-tenant-api-key not present$/i, () => tenantKeyRejected()],
+  [/^evm signature verification failed/i, problems.signatureInvalid],
+  [/^nonce not found in the message\.?$/i, problems.nonceMissing],
+  [/^invalid or expired nonce\.?$/i, problems.nonceInvalid],
+  [/refresh token/i, problems.renewalRefused],
+  [/^access token not found/i, problems.sessionNotAccepted],
+  [/^valid access token required\.?$|^x-tenant-api-key not present$/i, problems.tenantKeyRejected],
 ]
+
+/** A failed create is not repeated blindly: the order may exist. */
+const upstreamFailed = (operation: Operation) =>
+  problems.upstreamFailed({ retryable: operation !== 'create' })
 
 function numericOrRaw(text: string): number | string {
   return /^\d+$/.test(text) ? Number(text) : text
-}
-
-function tenantKeyRejected(): GatewayError {
-  return new GatewayError('UPSTREAM_AUTH_FAILED', 'The swap service rejected the gateway credentials.')
 }
 
 function messageOf(envelope: Envelope): string {
@@ -110,44 +91,29 @@ export function classifyAnswer(
 ): Classified {
   if (status === 429) {
     const seconds = retryAfterSeconds(retryAfter, now) ?? UNSTATED_RETRY_AFTER_S
-    return classified(
-      new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is rate-limiting the gateway.', {
-        members: { retryAfter: seconds },
-        headers: { 'retry-after': String(seconds) },
-      }),
-    )
+    return classified(problems.upstreamRateLimiting(seconds))
   }
   const parsed = envelopeSchema.safeParse(body)
-  if (!parsed.success || parsed.data.statusCode !== status) return unclassified(upstreamError(operation))
+  if (!parsed.success || parsed.data.statusCode !== status) return unclassified(upstreamFailed(operation))
   const envelope = parsed.data
   const message = messageOf(envelope)
 
-  if (status === 400) {
-    return classified(
-      new GatewayError('VALIDATION_FAILED', 'The swap service refused the request as malformed.'),
-    )
-  }
+  if (status === 400) return classified(problems.upstreamRefusedAsMalformed())
   if (status === 401) {
     const rule = unauthorizedRules.find(([re]) => re.test(message))
     if (rule) return classified(rule[1]())
-    return unclassified(upstreamError(operation))
+    return unclassified(upstreamFailed(operation))
   }
   if (status === 500) {
     if (operation === 'orderRead' && isMissingOrder(body, envelope)) {
-      return classified(new GatewayError('ORDER_NOT_FOUND', 'No order has this id.'))
+      return classified(problems.orderNotFound())
     }
     for (const [re, make] of businessRules) {
       const m = message.match(re)
       if (m) return classified(make(m))
     }
   }
-  return unclassified(upstreamError(operation))
-}
-
-function upstreamError(operation: Operation): GatewayError {
-  return new GatewayError('UPSTREAM_ERROR', 'The swap service failed to answer this request.', {
-    retryable: operation !== 'create',
-  })
+  return unclassified(upstreamFailed(operation))
 }
 
 function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
@@ -159,17 +125,7 @@ function retryAfterSeconds(value: string | undefined, now: number): number | und
 
 /** A 2xx whose body is not the documented JSON. For create, the order may exist: say so. */
 export function badResponse(operation: Operation): Classified {
-  if (operation === 'create') return unclassified(outcomeUnknown())
-  return unclassified(
-    new GatewayError('UPSTREAM_BAD_RESPONSE', 'The swap service sent an unreadable answer.'),
-  )
-}
-
-function outcomeUnknown(): GatewayError {
-  return new GatewayError(
-    'ORDER_OUTCOME_UNKNOWN',
-    'The order request was sent but no answer came back. An unfunded order may exist; it expires on its own, so creating again is safe.',
-  )
+  return unclassified(operation === 'create' ? problems.orderOutcomeUnknown() : problems.upstreamUnreadable())
 }
 
 const REFUSED = new Set([
@@ -196,20 +152,11 @@ export function classifyTransportError(
 ): Classified {
   const codes = errorCodes(err)
   if (codes.includes('UND_ERR_RES_EXCEEDED_MAX_SIZE')) return badResponse(operation)
-  if (codes.some((c) => REFUSED.has(c))) {
-    return unclassified(
-      new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service could not be reached.', { cause: err }),
-    )
-  }
-  if (operation === 'create') return unclassified(outcomeUnknown())
-  if (deadlinePassed || codes.some((c) => TIMED_OUT.has(c))) {
-    return unclassified(
-      new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.', { cause: err }),
-    )
-  }
-  return unclassified(
-    new GatewayError('UPSTREAM_UNAVAILABLE', 'The connection to the swap service failed.', { cause: err }),
-  )
+  if (codes.some((c) => REFUSED.has(c))) return unclassified(problems.upstreamUnreachable(err))
+  if (operation === 'create') return unclassified(problems.orderOutcomeUnknown())
+  if (deadlinePassed || codes.some((c) => TIMED_OUT.has(c)))
+    return unclassified(problems.upstreamTimeout(err))
+  return unclassified(problems.upstreamConnectionFailed(err))
 }
 
 /** The codes along an error's cause chain (undici wraps socket errors). */

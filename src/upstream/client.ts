@@ -6,7 +6,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Pool } from 'undici'
 import type { z } from 'zod'
 import type { Clock } from '../clock.js'
-import { GatewayError } from '../errors.js'
+import type { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { CallTrace, RequestTrace, Tracing } from '../tracing/trace-context.js'
 import { backoffDelay } from './backoff.js'
 import { type BreakerState, CircuitBreaker } from './breaker.js'
@@ -18,7 +19,7 @@ import {
   classifyTransportError,
   type Operation,
 } from './classify.js'
-import { CoolDown } from './cool-down.js'
+import type { CoolDown } from './cool-down.js'
 import type { TenantKeyWatch } from './tenant-key.js'
 import { requestWhole, type WholeResponse } from './whole-response.js'
 
@@ -97,25 +98,31 @@ export interface CallObservation {
 /** Why a call was not sent: counted apart from attempts, which are calls that went out. */
 export type RefusalReason = 'breaker' | 'cool_down' | 'budget' | 'deadline'
 
+/** A call the gates kept from going out: why, and the problem answered instead. */
+interface Refusal {
+  reason: RefusalReason
+  error: GatewayError
+}
+
 export interface UpstreamClientOptions {
   baseUrl: string
   tenantKey: string
   userAgent: string
   tuning: UpstreamTuning
   clock: Clock
-  random?: () => number
+  random: () => number
   /** Gives every call its `traceparent` (and its span, when spans are exported). */
   tracing: Tracing
   observe?: (o: CallObservation) => void
   /** A call the breaker, the cool-down, the budget or the spent deadline kept from going out. */
   refused?: (operation: Operation, reason: RefusalReason) => void
   /** Told whether the upstream accepts the tenant key, from every call that carries it. */
-  tenantKeyWatch?: TenantKeyWatch
+  tenantKeyWatch: TenantKeyWatch
   onBreakerChange?: (state: BreakerState) => void
   /** UPSTREAM_MAX_RPS; undefined: calls are not counted. */
   budget?: CallBudget
-  /** The pause after a 429; one of this client's own (not shared) when not given. */
-  coolDown?: CoolDown
+  /** The pause after a 429, shared by the instances through Redis when there is one. */
+  coolDown: CoolDown
 }
 
 /** The tenant key's quota as metrics show it. */
@@ -141,7 +148,6 @@ export class UpstreamClient {
   lastAnswerAt = 0
   private readonly pool: Pool
   private readonly streams: Pool
-  private readonly random: () => number
 
   constructor(private readonly options: UpstreamClientOptions) {
     const url = new URL(options.baseUrl)
@@ -161,8 +167,7 @@ export class UpstreamClient {
       options.clock,
       options.onBreakerChange,
     )
-    this.random = options.random ?? Math.random
-    this.coolDown = options.coolDown ?? new CoolDown(options.clock)
+    this.coolDown = options.coolDown
   }
 
   quotaStats(): QuotaStats {
@@ -191,7 +196,7 @@ export class UpstreamClient {
         return outcome
       }
       const { error, unclassified } = outcome
-      const delay = backoffDelay(attempt, tuning.backoffBaseMs, tuning.backoffCapMs, this.random)
+      const delay = backoffDelay(attempt, tuning.backoffBaseMs, tuning.backoffCapMs, this.options.random)
       // A retry the time left cannot hold would only answer later than the deadline allows.
       const retry =
         idempotent &&
@@ -213,46 +218,58 @@ export class UpstreamClient {
     traceOf: () => CallTrace,
   ): Promise<UpstreamReply<T> | Classified> {
     const started = performance.now()
-    // Only for an attempt that was sent: refusals are counted apart (refuse).
-    const finish = (status: number | undefined, outcome: string) => {
-      const ms = performance.now() - started
-      if (ctx.timing) ctx.timing.ms += ms
-      traceOf().attempted(status, outcome)
-      this.options.observe?.({ operation: call.operation, outcome, status, ms })
-    }
-    const refuse = (reason: RefusalReason) => this.options.refused?.(call.operation, reason)
-    const cooling = this.coolDown.refusal()
-    if (cooling) {
-      refuse('cool_down')
-      return { error: cooling, unclassified: false }
-    }
-    if (!this.breaker.allow()) {
-      refuse('breaker')
-      return {
-        error: new GatewayError(
-          'UPSTREAM_UNAVAILABLE',
-          'The swap service is failing; calls are paused briefly.',
-        ),
-        unclassified: false,
-      }
-    }
-    const overBudget = this.options.budget && (await this.options.budget.spend())
-    if (overBudget) {
-      // No call, so no verdict; but this may have been the breaker's half-open probe.
-      this.breaker.settle()
-      refuse('budget')
-      return { error: overBudget, unclassified: false }
-    }
-    const remaining = ctx.deadline - this.options.clock.now()
-    if (remaining <= 0) {
-      this.breaker.settle()
-      refuse('deadline')
-      return {
-        error: new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.'),
-        unclassified: false,
-      }
-    }
+    const admitted = await this.admit(ctx)
+    if (typeof admitted !== 'number') return this.refuse(call.operation, admitted)
+    const { status, result } = await this.send(ctx, call, traceOf().traceparent, admitted)
+    // Only real upstream trouble counts against the breaker (every transport failure is such).
+    if ('error' in result && result.unclassified) this.breaker.failure()
+    else this.breaker.success()
+    // Only for an attempt that was sent: refusals are counted apart.
+    const ms = performance.now() - started
+    const outcome = 'error' in result ? result.error.code : 'ok'
+    if (ctx.timing) ctx.timing.ms += ms
+    traceOf().attempted(status, outcome)
+    this.options.observe?.({ operation: call.operation, outcome, status, ms })
+    return result
+  }
 
+  /**
+   * Asks the gates in order: the pause after a 429, the breaker, the call budget, the deadline. The
+   * time the call has left, or why it may not go out and the problem answered instead.
+   */
+  private async admit(ctx: CallContext): Promise<number | Refusal> {
+    const paused = this.paused()
+    if (paused) return paused
+    const overBudget = await this.options.budget?.spend()
+    const remaining = ctx.deadline - this.options.clock.now()
+    if (!overBudget && remaining > 0) return remaining
+    // No call, so no verdict; but this may have been the breaker's half-open probe.
+    this.breaker.settle()
+    return overBudget
+      ? { reason: 'budget', error: overBudget }
+      : { reason: 'deadline', error: problems.upstreamTimeout() }
+  }
+
+  /** The gates every call and stream passes: the pause after an upstream 429, then the breaker. */
+  private paused(): Refusal | undefined {
+    const cooling = this.coolDown.refusal()
+    if (cooling) return { reason: 'cool_down', error: cooling }
+    if (!this.breaker.allow()) return { reason: 'breaker', error: problems.breakerOpen() }
+    return undefined
+  }
+
+  private refuse(operation: Operation, refusal: Refusal): Classified {
+    this.options.refused?.(operation, refusal.reason)
+    return { error: refusal.error, unclassified: false }
+  }
+
+  /** Sends one attempt and reads its answer whole; a failure on the way is classified as the transport's. */
+  private async send<T>(
+    ctx: CallContext,
+    call: UpstreamCall<T>,
+    traceparent: string,
+    remaining: number,
+  ): Promise<{ status: number | undefined; result: UpstreamReply<T> | Classified }> {
     // Known as soon as the answer's head arrives, so a body that then fails is logged with it.
     let headStatus: number | undefined
     let res: WholeResponse
@@ -262,7 +279,7 @@ export class UpstreamClient {
         {
           method: call.method ?? 'GET',
           path: this.pathOf(call),
-          headers: this.headersOf(ctx, call, traceOf().traceparent),
+          headers: this.headersOf(ctx, call, traceparent),
           body: call.body === undefined ? null : JSON.stringify(call.body),
           // A backstop only, set past the deadline: the attempt's own timer (whole-response.ts) keeps
           // it. undici's timers tick every half second and may fire up to that much early, which
@@ -276,32 +293,34 @@ export class UpstreamClient {
         remaining,
       )
     } catch (err) {
-      const classified = classifyTransportError(call.operation, err, this.options.clock.now() >= ctx.deadline)
+      const result = classifyTransportError(call.operation, err, this.options.clock.now() >= ctx.deadline)
       ctx.log.warn(
         { upstream: { operation: call.operation, status: headStatus, error: String(err) } },
         'upstream call failed',
       )
-      this.breaker.failure()
-      finish(headStatus, classified.error.code)
-      return classified
+      return { status: headStatus, result }
     }
     this.lastAnswerAt = this.options.clock.now()
-    const { status, headers, body: raw } = res
+    return { status: res.status, result: this.classify(ctx, call, res) }
+  }
 
+  /** The answer as the reply, or as our problem; what it says of the tenant key and the quota is noted. */
+  private classify<T>(
+    ctx: CallContext,
+    call: UpstreamCall<T>,
+    res: WholeResponse,
+  ): UpstreamReply<T> | Classified {
+    const { status, headers, body: raw } = res
     const json = parseJson(raw)
     if (status >= 200 && status < 300) {
       const parsed = call.schema.safeParse(json)
       if (parsed.success) {
         // With a user's token as well, the upstream may have let the call through on that one.
-        if (call.tenantKey && !call.accessToken) this.options.tenantKeyWatch?.accepted()
-        this.breaker.success()
-        finish(status, 'ok')
+        if (call.tenantKey && !call.accessToken) this.options.tenantKeyWatch.accepted()
         return { status, body: parsed.data, raw, headers }
       }
       const bad = badResponse(call.operation)
       this.logAnswer(ctx, call.operation, status, raw, bad)
-      this.breaker.failure()
-      finish(status, bad.error.code)
       return bad
     }
     const retryAfter = headers['retry-after']
@@ -313,26 +332,15 @@ export class UpstreamClient {
       this.options.clock.now(),
     )
     this.logAnswer(ctx, call.operation, status, raw, outcome)
-    if (call.tenantKey && outcome.error.code === 'UPSTREAM_AUTH_FAILED')
-      this.options.tenantKeyWatch?.refused()
+    if (call.tenantKey && outcome.error.code === 'UPSTREAM_AUTH_FAILED') this.options.tenantKeyWatch.refused()
     if (status === 429) this.coolDown.start(Number(outcome.error.members.retryAfter))
-    if (outcome.unclassified) this.breaker.failure()
-    else this.breaker.success()
-    finish(status, outcome.error.code)
     return outcome
   }
 
   /** Opens the upstream status stream. The caller owns the body and must destroy it. */
   async openStream(ctx: CallContext, path: string, signal: AbortSignal) {
-    const cooling = this.coolDown.refusal()
-    if (cooling) {
-      this.options.refused?.('stream', 'cool_down')
-      throw cooling
-    }
-    if (!this.breaker.allow()) {
-      this.options.refused?.('stream', 'breaker')
-      throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The swap service is failing; calls are paused briefly.')
-    }
+    const paused = this.paused()
+    if (paused) throw this.refuse('stream', paused).error
     // The span covers the opening, up to the answer's head; the stream itself may last minutes.
     const trace = this.options.tracing.call(ctx.trace, 'stream', 'GET')
     try {

@@ -4,11 +4,10 @@
 // the first caller's time, a joiner with time left asks again itself.
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
+import { problems } from '../problems.js'
 import type { CallContext } from './client.js'
 
 type Waited<T> = { value: T } | { error: unknown; ownDeadline: boolean }
-
-const outOfTime = () => new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.')
 
 /** A call in flight, and the deadline of the caller that started it (the call ends by then). */
 interface Shared<T> {
@@ -53,7 +52,7 @@ export class Coalescer<T> {
       if (ctx.deadline >= shared.deadline) return await outcome
       const deadline = new Promise<Waited<T>>((resolve) => {
         timer = setTimeout(
-          () => resolve({ error: outOfTime(), ownDeadline: true }),
+          () => resolve({ error: problems.upstreamTimeout(), ownDeadline: true }),
           Math.max(0, ctx.deadline - this.clock.now()),
         )
       })

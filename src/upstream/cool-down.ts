@@ -5,7 +5,7 @@
 // the limited upstream are the ones started in that gap).
 import type { Redis } from 'ioredis'
 import type { Clock } from '../clock.js'
-import { QuotaRefusal } from './refusal.js'
+import { problems, type QuotaRefusal } from '../problems.js'
 
 export interface SharedCoolDown {
   client: Redis
@@ -34,11 +34,7 @@ export class CoolDown {
     const left = this.remainingMs()
     if (left === 0) return undefined
     this.refused += 1
-    const retryAfter = Math.ceil(left / 1000)
-    return new QuotaRefusal('UPSTREAM_UNAVAILABLE', 'The swap service is rate-limiting the gateway.', {
-      members: { retryAfter },
-      headers: { 'retry-after': String(retryAfter) },
-    })
+    return problems.coolingDown(Math.ceil(left / 1000))
   }
 
   /** The upstream answered 429: pause here at once, and on every instance through Redis. */

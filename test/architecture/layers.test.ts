@@ -9,7 +9,7 @@ const SRC = resolve(import.meta.dirname, '../../src')
 
 /** Bottom first. A name ending in .ts is a file at the top of src/; any other is a folder. */
 const LAYERS: string[][] = [
-  ['errors.ts', 'clock.ts', 'version.ts'],
+  ['errors.ts', 'problems.ts', 'clock.ts', 'version.ts'],
   ['observability', 'tracing'],
   ['redis'],
   ['edge'],

@@ -20,7 +20,8 @@ import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
 import { clientIp } from '../../src/edge/client-ip.js'
 import { requestLogging } from '../../src/edge/logging.js'
-import { problems } from '../../src/edge/problems.js'
+import { problemHandler } from '../../src/edge/problem-handler.js'
+import { declaredRoutes } from '../../src/edge/route-answers.js'
 import { metricsPlugin } from '../../src/observability/metrics.js'
 import { readinessPlugin } from '../../src/observability/readiness.js'
 import { redisPlugin } from '../../src/redis/plugin.js'
@@ -111,7 +112,8 @@ async function catalogOnly(upstream: string): Promise<string> {
   await app.register(redisPlugin, { url: undefined, commandTimeoutMs: 250 })
   await app.register(clientIp, { header: undefined })
   await app.register(requestLogging)
-  await app.register(problems, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
+  await app.register(declaredRoutes)
+  await app.register(problemHandler, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
   await app.register(upstreamPlugin, {
     url: upstream,
     tenantKey: 'bench-tenant-key',

@@ -1,4 +1,5 @@
-// Builds a gateway in front of a fresh sandbox, both closed when the test ends.
+// Builds a gateway in front of a fresh sandbox, both closed when the test ends. A request answered
+// with a problem its route does not declare (the API reference is wrong about it) fails its test.
 import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
 import { type AppDeps, buildApp } from '../../src/app.js'
@@ -9,6 +10,8 @@ import { startSandbox } from './sandbox.js'
 
 export const TEST_TENANT_KEY = 'sandbox-tenant-key-for-tests-0123'
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij'
+/** The gateway's error line for a problem its route does not declare (edge/route-answers.ts). */
+export const UNDECLARED = 'undeclared problem code'
 
 export interface GatewayOptions {
   /** Environment overrides (the names of docs/api.md, "Configuration"). */
@@ -26,7 +29,12 @@ export interface GatewayOptions {
 
 export async function startGateway(t: Test, opts: GatewayOptions = {}) {
   const sandbox = await startSandbox(t, { tenantKey: TEST_TENANT_KEY, ...opts.sandbox })
-  const logs: LogSink = logSink()
+  // Failed as the line is written, while the test runs: it names the route and the code.
+  const logs: LogSink = logSink((line) => {
+    if (!line.includes(UNDECLARED)) return
+    const { code, method, route } = JSON.parse(line) as Record<string, string>
+    t.fail(`${UNDECLARED} ${code} on ${method} ${route}: declare it in the route's config.answers`)
+  })
   const loaded: Config = loadConfig({
     NODE_ENV: 'test',
     ...(opts.builtInSandbox ? {} : { UPSTREAM_URL: sandbox.url }),
@@ -58,4 +66,22 @@ export async function startGateway(t: Test, opts: GatewayOptions = {}) {
   if (opts.listen) url = await app.listen({ port: 0, host: '127.0.0.1' })
   else await app.ready()
   return { app, url, sandbox, logs, config }
+}
+
+/**
+ * A gateway built but not ready, its upstream unreachable, closed when the test ends: a test registers
+ * routes of its own before `ready()`. It logs only when given where to (`deps.logStream`).
+ */
+export async function buildUnready(t: Test, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    UPSTREAM_URL: 'http://127.0.0.1:9',
+    TENANT_API_KEY: 'unused',
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    METRICS_PORT: '0',
+    LOG_LEVEL: deps.logStream ? 'info' : 'silent',
+  })
+  const app = await buildApp(config, { catalogTuning: { startupWaitMs: 0 }, ...deps })
+  t.teardown(() => app.close())
+  return app
 }

@@ -9,11 +9,14 @@ export interface LogSink {
   text(): string
 }
 
-export function logSink(): LogSink {
+/** `watch` sees each line as it is written (pino writes one line per write), while its test runs. */
+export function logSink(watch?: (line: string) => void): LogSink {
   const chunks: string[] = []
   const stream = new Writable({
     write(chunk, _enc, done) {
-      chunks.push(chunk.toString())
+      const text = chunk.toString()
+      chunks.push(text)
+      watch?.(text)
       done()
     },
   })

@@ -1,7 +1,7 @@
 import { validate } from '@readme/openapi-parser'
 import t from 'tap'
 import { codeSlug, ERROR_CODES, type ErrorCode } from '../../src/errors.js'
-import { startGateway } from '../helpers/gateway.js'
+import { buildUnready, startGateway } from '../helpers/gateway.js'
 
 /** docs/api.md's routes and docs/client.md, as OpenAPI operations: method, path, operationId. */
 const OPERATIONS = {
@@ -356,19 +356,7 @@ t.test('the error codes page has one anchor per code, where problem documents po
 })
 
 t.test('a route that declares no answers keeps the gateway from starting', async (t) => {
-  const { buildApp } = await import('../../src/app.js')
-  const { loadConfig } = await import('../../src/config.js')
-  const { TEST_SESSION_SECRET } = await import('../helpers/gateway.js')
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    UPSTREAM_URL: 'http://127.0.0.1:9',
-    TENANT_API_KEY: 'unused',
-    SESSION_SECRET: TEST_SESSION_SECRET,
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'silent',
-  })
-  const app = await buildApp(config, { catalogTuning: { startupWaitMs: 0 } })
-  t.teardown(() => app.close())
+  const app = await buildUnready(t)
   await app.register(async (scope) => {
     scope.get('/api/v1/forgotten', async () => ({}))
     scope.get(

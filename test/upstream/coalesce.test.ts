@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import t from 'tap'
 import { systemClock } from '../../src/clock.js'
-import { GatewayError } from '../../src/errors.js'
+import { problems } from '../../src/problems.js'
 import { Coalescer } from '../../src/upstream/coalesce.js'
 import type { CallContext } from '../../src/upstream/client.js'
 
@@ -66,7 +66,7 @@ t.test(
       calls++
       return Promise.resolve('own answer')
     })
-    upstream.reject(new GatewayError('UPSTREAM_TIMEOUT', 'The swap service did not answer in time.'))
+    upstream.reject(problems.upstreamTimeout())
     await t.rejects(first, { code: 'UPSTREAM_TIMEOUT' })
     t.equal(await joiner, 'own answer')
     t.equal(calls, 2)

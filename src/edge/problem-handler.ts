@@ -12,6 +12,7 @@ import {
   PROBLEM_CONTENT_TYPE,
   renderProblem,
 } from '../errors.js'
+import { problems } from '../problems.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,11 +42,8 @@ function fromValidation(err: FastifyError, request: FastifyRequest): GatewayErro
   const errors = fieldErrors(err, where)
   const invalidCodes = routeOf(request).invalidCodes ?? {}
   const field = errors.map((e) => e.path.split('.')[1]).find((f) => f !== undefined && invalidCodes[f])
-  if (field) {
-    const code = invalidCodes[field] as ErrorCode
-    return new GatewayError(code, `The ${where} parameter "${field}" is not valid.`, { errors })
-  }
-  return new GatewayError('VALIDATION_FAILED', `The request ${where} is not valid.`, { errors })
+  if (field) return problems.invalidField(invalidCodes[field] as ErrorCode, where, field, errors)
+  return problems.invalidInput(where, errors)
 }
 
 /** Maps Fastify's own errors (body parsing, limits) and anything unexpected onto our codes. */
@@ -55,17 +53,15 @@ export function toGatewayError(err: unknown, request: FastifyRequest): GatewayEr
   if (e.validation) return fromValidation(e, request)
   switch (e.statusCode) {
     case 400:
-      return new GatewayError('VALIDATION_FAILED', 'The request body is not valid JSON.', {
-        errors: [{ path: 'body', message: 'is not valid JSON' }],
-      })
+      return problems.bodyNotJson()
     case 413:
-      return new GatewayError('PAYLOAD_TOO_LARGE', 'The request body is larger than allowed.')
+      return problems.bodyTooLarge()
     case 415:
-      return new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')
+      return problems.bodyNotJsonType()
     case 404:
-      return new GatewayError('NOT_FOUND', 'There is no such route.')
+      return problems.noSuchRoute()
     default:
-      return new GatewayError('INTERNAL', 'The gateway failed; this has been logged.', { cause: err })
+      return problems.internal(err)
   }
 }
 
@@ -76,6 +72,7 @@ export function sendProblem(
   typeBase: string,
 ) {
   request.problemCode = error.code
+  request.server.declaredAnswers.problemSent(request, error.code)
   return reply
     .code(error.status)
     .headers(error.headers)
@@ -84,7 +81,7 @@ export function sendProblem(
     .send(renderProblem(error, request.id, typeBase))
 }
 
-export const problems = fp(
+export const problemHandler = fp(
   async (app: FastifyInstance, opts: { apiPrefix: string; publicOrigin: string }) => {
     const typeBase = errorTypeBase(opts.publicOrigin, opts.apiPrefix)
     app.setErrorHandler((err, request, reply) => {
@@ -92,9 +89,7 @@ export const problems = fp(
       if (error.code === 'INTERNAL') request.log.error({ err }, 'unhandled error')
       return sendProblem(request, reply, error, typeBase)
     })
-    app.setNotFoundHandler((request, reply) =>
-      sendProblem(request, reply, new GatewayError('NOT_FOUND', 'There is no such route.'), typeBase),
-    )
+    app.setNotFoundHandler((request, reply) => sendProblem(request, reply, problems.noSuchRoute(), typeBase))
   },
-  { name: 'problems' },
+  { name: 'problem-handler', dependencies: ['declared-routes'] },
 )
