@@ -218,7 +218,10 @@ export class UpstreamClient {
     traceOf: () => CallTrace,
   ): Promise<UpstreamReply<T> | Classified> {
     const started = performance.now()
-    const admitted = await this.admit(ctx)
+    // The gates in order: the pause after a 429 and the breaker, the call budget, the deadline. Only
+    // the budget may need Redis: without one, nothing here is awaited.
+    const { budget } = this.options
+    const admitted = this.paused() ?? this.admit(ctx, budget && (await budget.spend()))
     if (typeof admitted !== 'number') return this.refuse(call.operation, admitted)
     const { status, result } = await this.send(ctx, call, traceOf().traceparent, admitted)
     // Only real upstream trouble counts against the breaker (every transport failure is such).
@@ -233,14 +236,8 @@ export class UpstreamClient {
     return result
   }
 
-  /**
-   * Asks the gates in order: the pause after a 429, the breaker, the call budget, the deadline. The
-   * time the call has left, or why it may not go out and the problem answered instead.
-   */
-  private async admit(ctx: CallContext): Promise<number | Refusal> {
-    const paused = this.paused()
-    if (paused) return paused
-    const overBudget = await this.options.budget?.spend()
+  /** The time the call has left, or why it may not go out (over the budget, past the deadline). */
+  private admit(ctx: CallContext, overBudget: GatewayError | undefined): number | Refusal {
     const remaining = ctx.deadline - this.options.clock.now()
     if (!overBudget && remaining > 0) return remaining
     // No call, so no verdict; but this may have been the breaker's half-open probe.
