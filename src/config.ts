@@ -140,6 +140,7 @@ const envSchema = z.object({
     .transform((h) => h.toLowerCase())
     .optional(),
   METRICS_PORT: int(9091).refine((p) => p <= 65535, 'must be a port number'),
+  METRICS_HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPSTREAM_TIMEOUT_MS: int(10_000, 1),
   CATALOG_TTL_MS: int(300_000, 1),
@@ -202,8 +203,11 @@ const configSchema = envSchema
       ...site,
       /** The demo app at `/`: on unless DEMO=off, and off in production unless DEMO=on. */
       demo: e.DEMO ? e.DEMO === 'on' : !production,
-      /** METRICS_PORT 0 turns /metrics off. */
-      observability: { port: e.METRICS_PORT === 0 ? undefined : e.METRICS_PORT, host: e.HOST },
+      /** METRICS_PORT 0 turns /metrics off; METRICS_HOST 127.0.0.1 keeps the internal port on the machine. */
+      observability: {
+        port: e.METRICS_PORT === 0 ? undefined : e.METRICS_PORT,
+        host: e.METRICS_HOST ?? e.HOST,
+      },
       tracing: tracingOf(e),
       redis: { url: e.REDIS_URL, commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS },
       upstream: {

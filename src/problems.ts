@@ -46,6 +46,12 @@ export const problems = {
   notHttp: () => new GatewayError('VALIDATION_FAILED', 'The request could not be read as HTTP/1.1.'),
   noSuchRoute: () => new GatewayError('NOT_FOUND', 'There is no such route.'),
   noSuchFile: () => new GatewayError('NOT_FOUND', 'There is no such file.'),
+  notServable: () =>
+    new GatewayError('VALIDATION_FAILED', 'The request cannot be served as sent.', {
+      errors: [
+        { path: 'header', message: 'asks for what this resource cannot meet (a range, a precondition)' },
+      ],
+    }),
   internal: (cause: unknown) =>
     new GatewayError('INTERNAL', 'The gateway failed; this has been logged.', { cause }),
 

@@ -114,7 +114,8 @@ const REFERENCE_ANSWERS: RouteAnswers = {
 const ASSET_ANSWERS: RouteAnswers = {
   hidden: "The reference page's own scripts, styles and its copy of this document.",
   success: { 200: { description: 'An asset of the reference page.' } },
-  problems: ['NOT_FOUND'],
+  // A path the static-file server refuses is NOT_FOUND; a range or a precondition it cannot meet, VALIDATION_FAILED.
+  problems: ['NOT_FOUND', 'VALIDATION_FAILED'],
 }
 
 /** Swagger UI, whose routes are declared here: it registers them without a route config of its own. */

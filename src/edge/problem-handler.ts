@@ -46,23 +46,46 @@ function fromValidation(err: FastifyError, request: FastifyRequest): GatewayErro
   return problems.invalidInput(where, errors)
 }
 
-/** Maps Fastify's own errors (body parsing, limits) and anything unexpected onto our codes. */
-export function toGatewayError(err: unknown, request: FastifyRequest): GatewayError {
-  if (err instanceof GatewayError) return err
-  const e = err as FastifyError
-  if (e.validation) return fromValidation(e, request)
-  switch (e.statusCode) {
+/**
+ * A library's or a plugin's own refusal (Fastify's body parser, the reference page's static-file
+ * server) by its status: a 4xx is the client's, so it becomes the code of that status, or the nearest
+ * the API has: a path a static-file server refuses (403: dot-segments, a NUL byte) names no file this
+ * gateway serves, as a missing one does (NOT_FOUND, no hint that a check exists); a request
+ * the resource cannot meet as sent (a range or a precondition, 416, 412, 406...) is VALIDATION_FAILED.
+ * Anything else is a fault of ours.
+ */
+export function libraryProblem(err: FastifyError): GatewayError {
+  const status = err.statusCode ?? 500
+  switch (status) {
     case 400:
       return problems.bodyNotJson()
     case 413:
       return problems.bodyTooLarge()
     case 415:
       return problems.bodyNotJsonType()
+    case 408:
+      return problems.requestTooSlow()
+    case 414:
+      return problems.requestTargetTooLong()
+    case 431:
+      return problems.headersTooLarge()
     case 404:
       return problems.noSuchRoute()
+    case 403:
+    case 405:
+    case 410:
+      return problems.noSuchFile()
     default:
-      return problems.internal(err)
+      return status >= 400 && status < 500 ? problems.notServable() : problems.internal(err)
   }
+}
+
+/** Maps Fastify's own errors (body parsing, limits), its plugins' and anything unexpected onto our codes. */
+export function toGatewayError(err: unknown, request: FastifyRequest): GatewayError {
+  if (err instanceof GatewayError) return err
+  const e = err as FastifyError
+  if (e.validation) return fromValidation(e, request)
+  return libraryProblem(e)
 }
 
 export function sendProblem(

@@ -5,8 +5,8 @@
 // so fresh wallets cannot mint budgets on one address. Counters live in memory, or in Redis when the
 // gateway runs several instances; a Redis that is away lets requests through (fail open) rather than
 // refusing everyone.
-import { clientIpOf } from './client-ip.js'
-import rateLimit, { normalizeIP } from '@fastify/rate-limit'
+import { clientKeyOf } from './client-ip.js'
+import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { DEFAULT_IP_CEILING, type RateLimitGroup, type RateLimitRule } from './rate-limit-rules.js'
@@ -25,13 +25,6 @@ const MEMORY_KEYS = 50_000
 
 /** The group a request counts in; `false` is never limited (health, readiness). */
 export const groupOf = (request: FastifyRequest): RateLimitGroup | false => routeOf(request).group ?? 'global'
-
-/**
- * The client's counter key: IPv6 addresses normalised by the plugin's own rule (a /64 counts as one
- * client), anything else lower-cased as the plugin does. An address without a colon is not IPv6, so it
- * skips the plugin's IPv6 test (node:net's, a regular expression over a kilobyte long) on every request.
- */
-const keyOfIp = (ip: string): string => (ip.includes(':') ? normalizeIP(ip) : ip.toLowerCase())
 
 const UNIT_MS: Record<string, number> = {
   ms: 1,
@@ -69,7 +62,7 @@ export const rateLimits = fp(
       ]),
     ) as Record<RateLimitGroup, { max: number; ms: number; ceiling: number }>
     const ruleOf = (request: FastifyRequest) => rules[groupOf(request) || 'global']
-    const ipKeyOf = (request: FastifyRequest) => keyOfIp(clientIpOf(request))
+    const ipKeyOf = clientKeyOf
     // Sessions are read by auth, registered after the edge: looked up once every plugin is in.
     let userOf: UserOf = () => undefined
     app.addHook('onReady', async () => {

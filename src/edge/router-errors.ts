@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { GatewayError } from '../errors.js'
 import { problems } from '../problems.js'
 import { beginRequest, completeRequest } from './logging.js'
-import { sendProblem } from './problem-handler.js'
+import { libraryProblem, sendProblem } from './problem-handler.js'
 
 function frameworkProblem(err: FastifyError): GatewayError {
   switch (err.code) {
@@ -14,7 +14,7 @@ function frameworkProblem(err: FastifyError): GatewayError {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return problems.pathParameterTooLong()
     default:
-      return problems.internal(err)
+      return libraryProblem(err)
   }
 }
 

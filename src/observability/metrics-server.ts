@@ -1,4 +1,4 @@
-// /metrics on its own internal port (METRICS_PORT), never on the public one: it opens when the gateway
+// /metrics on its own internal port (METRICS_PORT on METRICS_HOST), never on the public one: it opens when the gateway
 // starts listening and closes with it. A port that cannot be opened is logged, not fatal: metrics
 // must never keep the API down.
 import { createServer, type Server } from 'node:http'
@@ -19,6 +19,7 @@ declare module 'fastify' {
 export interface MetricsServerOptions {
   /** Undefined: no metrics server. 0: an ephemeral port. */
   port: number | undefined
+  /** METRICS_HOST: `127.0.0.1` keeps the port on the machine, whatever HOST the public port uses. */
   host: string
 }
 

@@ -5,6 +5,7 @@
 // turn into a useless order, is INVALID_AMOUNT.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { clientKeyOf } from '../edge/client-ip.js'
 import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
 import { createdOrderSchema } from '../upstream/schemas.js'
 import { orderCreated } from './bodies.js'
@@ -113,7 +114,10 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
           .type(JSON_TYPE)
           .send(await create())
 
-      const key = `${user?.userKey ?? 'anonymous'}:${idempotencyKey}`
+      // Signed out, the key is the client's own (its address as rate limits count it): another client
+      // can neither replay this order nor learn that the key is in use.
+      const owner = user?.userKey ?? `client:${clientKeyOf(request)}`
+      const key = `${owner}:${idempotencyKey}`
       const outcome = await createOnce(opts.idempotency, opts, key, fingerprintOf(request.body), create)
       if (outcome.replayed) {
         opts.counts.replayed()

@@ -29,6 +29,7 @@ const ARGUMENTS: Record<keyof typeof problems, unknown[]> = {
   notHttp: [],
   noSuchRoute: [],
   noSuchFile: [],
+  notServable: [],
   internal: [cause],
   originNotAllowed: [],
   cookieWithoutOrigin: [],

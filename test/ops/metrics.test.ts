@@ -177,3 +177,22 @@ t.test('a busy metrics port is logged and the API keeps serving', async (t) => {
   t.equal((await fetch(`${second.url}/healthz`)).status, 200)
   t.ok(second.logs.lines().some((l) => l.level === 50 && /metrics port/.test(String(l.msg))))
 })
+
+t.test(
+  'METRICS_HOST=127.0.0.1 keeps the internal port on the machine; it follows HOST otherwise',
+  async (t) => {
+    const loopback = await startGateway(t, {
+      listen: true,
+      env: { HOST: '0.0.0.0', METRICS_HOST: '127.0.0.1' },
+      deps: { metricsPort: 0 },
+    })
+    t.equal(new URL((await loopback.app.metricsUrl())!).hostname, '127.0.0.1', 'bound to loopback only')
+    t.equal((await fetch((await loopback.app.metricsUrl())!)).status, 200, 'and serves /metrics there')
+    const followsHost = await startGateway(t, {
+      listen: true,
+      env: { HOST: '0.0.0.0' },
+      deps: { metricsPort: 0 },
+    })
+    t.equal(new URL((await followsHost.app.metricsUrl())!).hostname, '0.0.0.0', 'without it: on HOST')
+  },
+)

@@ -21,10 +21,16 @@ const HEADERS_TIMEOUT_MS = 1_000
 /** How far past HEADERS_TIMEOUT_MS a slow client may still be connected on a loaded machine. */
 const CLOSE_MARGIN_MS = 2_000
 const SLOW_CLIENTS = 300
+const CLIENT_IP = 'x-client-ip'
 
 t.test('the security sweep', async (t) => {
   const gw = await reliableGateway(t, {
-    env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: '2000' },
+    env: {
+      HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      REQUEST_TIMEOUT_MS: '2000',
+      // Each signed-out caller below names its own address, as a proxy in front would.
+      CLIENT_IP_HEADER: CLIENT_IP,
+    },
   })
   const { control } = gw
   /** Every secret the gateway handled, found along the way. */
@@ -83,6 +89,54 @@ t.test('the security sweep', async (t) => {
     )
   })
 
+  await t.test(
+    "the reference page's static files: encoded dot-segments, backslashes, NUL bytes",
+    async (t) => {
+      const internals = async () => {
+        const text = await gw.app.metrics.registry.getSingleMetricAsString('gateway_http_problems_total')
+        return text
+          .split('\n')
+          .filter((l) => l.includes('code="INTERNAL"'))
+          .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0)
+      }
+      const internalBefore = await internals()
+      const logMark = gw.logs.lines().length
+      const targets = [
+        '%2e',
+        '%2e%2e',
+        '%2e%2e/package.json',
+        '%2e%2e%2fpackage.json',
+        '..%5c..%5cpackage.json',
+        '%2e%2e%5c%2e%2e%5cpackage.json',
+        'index.html%00',
+        '%00',
+        'swagger-ui.css%00.map',
+      ]
+      for (const target of targets) {
+        const answer = await exchange(
+          `GET /api/docs/static/${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        )
+        t.equal(answer.statusCode, 404, `${target}: 404`)
+        assertProblem(t, answer, 'NOT_FOUND')
+        t.notMatch(answer.body, /package|"name"|stack|FST_/, `${target}: nothing of the file or the plugin`)
+      }
+      // What the static-file server refuses besides paths: a range or a precondition it cannot meet.
+      for (const header of ['Range: bytes=999999999-', 'If-Match: "not-this-one"']) {
+        const answer = await exchange(
+          `GET /api/docs/static/swagger-ui.css HTTP/1.1\r\nHost: x\r\n${header}\r\nConnection: close\r\n\r\n`,
+        )
+        assertProblem(t, answer, 'VALIDATION_FAILED')
+      }
+      const logged = gw.logs.lines().slice(logMark)
+      t.same(
+        logged.filter((l) => Number(l.level) >= 50 || 'err' in l).map((l) => l.msg),
+        [],
+        'no error-level line and no stack',
+      )
+      t.equal(await internals(), internalBefore, 'the INTERNAL counter is unchanged')
+    },
+  )
+
   await t.test('CR and LF in a request, and oversized heads, are refused as problems', async (t) => {
     const mark = control.requests.length
     const splitting = await gw.call('/api/v1/tokens/2?x=%0d%0aSet-Cookie:%20evil=1', {
@@ -126,6 +180,33 @@ t.test('the security sweep', async (t) => {
     )
     assertProblem(t, chunked, 'PAYLOAD_TOO_LARGE')
     t.same(upstreamSince(mark), [], 'no create reached the upstream')
+  })
+
+  await t.test("one signed-out client's Idempotency-Key is no other client's", async (t) => {
+    const create = (ip: string, body: object) =>
+      gw.call('/api/v1/orders/create', {
+        body,
+        headers: { 'idempotency-key': 'shared-key', [CLIENT_IP]: ip },
+      })
+    const first = await create('198.51.100.7', gw.order())
+    t.equal(first.statusCode, 201, 'the first client creates its order')
+    const order = JSON.parse(first.body) as { uuid: string; walletAddress: string }
+    const other = await create('203.0.113.9', gw.order())
+    t.equal(other.statusCode, 201, 'another client with the same key and body gets an order')
+    t.notOk(other.headers['idempotent-replayed'], 'not a replay')
+    const theirs = JSON.parse(other.body) as { uuid: string; walletAddress: string }
+    t.not(theirs.uuid, order.uuid, 'its own order')
+    t.notOk(other.body.includes(order.walletAddress), "and not the first client's deposit address")
+    const third = await create('192.0.2.44', { ...gw.order(), intendedAmount: 55 })
+    t.equal(third.statusCode, 201, 'a different body from a third client: no sign the key is in use')
+    const again = await create('198.51.100.7', gw.order())
+    t.equal(again.headers['idempotent-replayed'], 'true', 'the first client still replays its own')
+    t.equal((JSON.parse(again.body) as { uuid: string }).uuid, order.uuid)
+    // An IPv6 client is its /64, as the rate limits count it.
+    const v6 = await create('2001:db8:1:2::1', gw.order())
+    const sameNetwork = await create('2001:db8:1:2::99', gw.order())
+    t.equal(sameNetwork.headers['idempotent-replayed'], 'true', 'one /64 is one client')
+    t.equal(sameNetwork.body, v6.body)
   })
 
   await t.test('foreign Origins never reach the upstream; allowed ones are not forwarded', async (t) => {
