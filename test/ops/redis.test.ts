@@ -77,6 +77,40 @@ t.test('two gateways on one Redis replay one Idempotency-Key record', { skip: no
 })
 
 t.test(
+  "on one Redis, a signed-out client's Idempotency-Key is no other client's",
+  { skip: noRedis },
+  async (t) => {
+    const env = { REDIS_URL: sharedRedis!, CLIENT_IP_HEADER: 'fly-client-ip' }
+    const a = await startGateway(t, { env })
+    const b = await startGateway(t, { env: { ...env, UPSTREAM_URL: a.sandbox.url } })
+    const p = picks(a.sandbox.control.tokens())
+    const key = randomUUID()
+    const create = (gw: typeof a, client: Record<string, string>, body: object) =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/api/v1/orders/create',
+        payload: body,
+        headers: { 'idempotency-key': key, ...client },
+      })
+    const one = freshClient()
+    const first = await create(a, one, orderBody(p))
+    t.equal(first.statusCode, 201)
+    const other = await create(b, freshClient(), orderBody(p))
+    t.equal(other.statusCode, 201, 'another client on the other instance gets an order of its own')
+    t.notOk(other.headers['idempotent-replayed'])
+    t.not(other.json().walletAddress, first.json().walletAddress, 'not the first deposit address')
+    t.equal((await create(b, freshClient(), orderBody(p, 55))).statusCode, 201, 'a third: no KEY_REUSED')
+    const again = await create(b, one, orderBody(p))
+    t.equal(
+      again.headers['idempotent-replayed'],
+      'true',
+      'the first client replays its own on either instance',
+    )
+    t.equal(again.json().uuid, first.json().uuid)
+  },
+)
+
+t.test(
   'Redis stopped mid-test: the gateway keeps serving and says so',
   { skip: noRedisServer },
   async (t) => {
