@@ -103,7 +103,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   if (config.demo) {
     // The page's sandbox buttons call the control routes where sandboxControls mounts them.
     const sandboxPath = sandbox ? `${config.apiPrefix}/sandbox` : undefined
-    await app.register(demoPlugin, { apiPrefix: config.apiPrefix, sandboxPath })
+    await app.register(demoPlugin, {
+      apiPrefix: config.apiPrefix,
+      sandboxPath,
+      sourceMaps: config.env !== 'production',
+    })
   }
   return app
 }

@@ -2,7 +2,9 @@
 // bundled by esbuild from page/main with the typed client it imports (the swap-gateway-client
 // workspace's TypeScript sources), into memory, so an edit shows at the next start. Run from the build (`node dist/server.js`), the files `npm run build` wrote beside
 // this module are served as they are: production needs no bundler (esbuild is a development dependency).
-// Names carry a content hash, so browsers may cache them for a year.
+// Names carry a content hash, so browsers may cache them for a year. A source map (every source file
+// and the paths of the machine that built it) is made only for development: never by the build, which
+// is what production runs, nor from the sources in production.
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -42,8 +44,13 @@ const CLIENT_SOURCES = 'swap-gateway-source'
 
 const contentHash = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 12)
 
+export interface BundleOptions {
+  /** A linked source map beside the script (development only). */
+  sourceMap: boolean
+}
+
 /** Bundles page/main (TypeScript) with esbuild, which only the sources' side ever loads. */
-export async function bundleDemo(): Promise<DemoBundle> {
+export async function bundleDemo(opts: BundleOptions): Promise<DemoBundle> {
   const esbuild = await import('esbuild')
   const result = await esbuild.build({
     entryPoints: [fileURLToPath(new URL('./page/main.ts', import.meta.url))],
@@ -54,7 +61,7 @@ export async function bundleDemo(): Promise<DemoBundle> {
     conditions: [CLIENT_SOURCES],
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify: true,
-    sourcemap: 'linked',
+    sourcemap: opts.sourceMap ? 'linked' : false,
     outdir: '/demo',
     entryNames: 'app.[hash]',
     logLevel: 'silent',
@@ -98,7 +105,7 @@ async function readDemo(): Promise<DemoBundle> {
  * How this process gets the demo's files: undefined when it cannot (a build made without `npm run
  * build`'s demo step), so the gateway refuses to start with DEMO on rather than fail on the first visit.
  */
-export function demoSource(): (() => Promise<DemoBundle>) | undefined {
-  if (fromSources) return bundleDemo
+export function demoSource(opts: BundleOptions): (() => Promise<DemoBundle>) | undefined {
+  if (fromSources) return () => bundleDemo(opts)
   return existsSync(join(builtDir, MANIFEST)) ? readDemo : undefined
 }

@@ -13,6 +13,8 @@ export interface DemoOptions {
   apiPrefix: string
   /** The same-origin mount of the sandbox's control routes; unset when the upstream is real. */
   sandboxPath?: string
+  /** Bundled from the sources with a source map: outside production only. */
+  sourceMaps: boolean
 }
 
 const ASSET_PATH = '/demo'
@@ -32,7 +34,7 @@ const PAGE_POLICY = {
 const assetParams = z.object({ file: z.string() })
 
 export async function demoPlugin(app: FastifyInstance, opts: DemoOptions) {
-  const source = demoSource()
+  const source = demoSource({ sourceMap: opts.sourceMaps })
   if (!source) {
     throw new Error(
       "DEMO is on but this build has no demo files: build with `npm run build` (it bundles the demo's script), or set DEMO=off",

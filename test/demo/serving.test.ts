@@ -79,3 +79,30 @@ t.test('the demo routes are not in the API document', async (t) => {
     [],
   )
 })
+
+t.test('the script has a source map outside production and none in production', async (t) => {
+  const scriptOf = async (app: Awaited<ReturnType<typeof startGateway>>['app']) => {
+    const page = await app.inject({ url: '/' })
+    const path = /src="(\/demo\/app\.[\w-]+\.js)"/.exec(page.body)?.[1] ?? '/demo/none.js'
+    return { path, body: (await app.inject({ url: path })).body }
+  }
+  const development = await startGateway(t)
+  const dev = await scriptOf(development.app)
+  t.match(
+    dev.body,
+    /\/\/# sourceMappingURL=app\.[\w-]+\.js\.map\s*$/,
+    'development: the script names its map',
+  )
+  t.equal((await development.app.inject({ url: `${dev.path}.map` })).statusCode, 200, 'and serves it')
+
+  const production = await startGateway(t, {
+    env: { NODE_ENV: 'production', DEMO: 'on', PUBLIC_ORIGIN: 'https://app.example' },
+  })
+  const prod = await scriptOf(production.app)
+  t.ok(prod.body.length > 1000, 'production: the script is served')
+  t.notMatch(prod.body, /sourceMappingURL/, 'without a sourceMappingURL comment')
+  t.notMatch(prod.body, /\/work\/|src\/demo\/page/, 'nor a build path')
+  const map = await production.app.inject({ url: `${prod.path}.map` })
+  t.equal(map.statusCode, 404, 'its map is not served')
+  t.equal(map.json().code, 'NOT_FOUND')
+})

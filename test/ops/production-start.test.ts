@@ -186,7 +186,17 @@ t.test(
     const demo = await (await fetch(`${base}/`)).text()
     const script = /src="(\/demo\/app\.[\w-]+\.js)"/.exec(demo)?.[1]
     t.ok(script, 'DEMO=on serves the demo page from the build')
-    t.equal((await fetch(`${base}${script}`)).status, 200, "the demo's script is bundled from dist/")
+    const served = await fetch(`${base}${script}`)
+    t.equal(served.status, 200, "the demo's script is bundled from dist/")
+    t.notMatch(await served.text(), /sourceMappingURL/, 'without a source map comment')
+    const map = await fetch(`${base}${script}.map`)
+    t.equal(map.status, 404, 'and its map is not served')
+    t.match(map.headers.get('content-type'), /^application\/problem\+json/)
+    t.same(
+      (await readdir(join(app, 'dist', 'demo', 'assets'))).filter((f) => f.endsWith('.map')),
+      [],
+      'the build wrote no map',
+    )
 
     const exited = once(child, 'exit')
     child.kill('SIGTERM')
