@@ -1,6 +1,7 @@
 // The edge: what every request passes through before a capability sees it, in the order it runs:
 // ids and the log line, problem documents, the shutdown's answers, security headers, cookies, the
-// request target's length, the origin policy and CORS, rate limits, and the request metrics. The
+// request target's length, the origin policy and CORS, rate limits, the request metrics, and the
+// lingering close of answers sent while a body is still arriving. The
 // server options that only Fastify's constructor takes (router and parser errors, connection times,
 // proxies) are in server-options.ts.
 import type { FastifyInstance } from 'fastify'
@@ -9,6 +10,7 @@ import { AllowedOrigins } from './allowed-origins.js'
 import { clientIp } from './client-ip.js'
 import { cookieSupport, sessionCookieFor } from './cookies.js'
 import { draining } from './draining.js'
+import { lingeringClose } from './lingering-close.js'
 import { requestLogging } from './logging.js'
 import { originPolicy } from './origin-policy.js'
 import { problemHandler } from './problem-handler.js'
@@ -54,6 +56,8 @@ export const edge = fp(
     await app.register(originPolicy, { origins, sessionCookieName: sessionCookieFor(opts.publicOrigin).name })
     await app.register(rateLimits, { limits: opts.rateLimits })
     await app.register(requestMetrics)
+    // Last: it takes each answer's final bytes, those the hooks before it made.
+    await app.register(lingeringClose)
   },
   { name: 'edge', dependencies: ['observability', 'tracing', 'redis'] },
 )
