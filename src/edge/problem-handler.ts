@@ -49,9 +49,9 @@ function fromValidation(err: FastifyError, request: FastifyRequest): GatewayErro
 /**
  * A library's or a plugin's own refusal (Fastify's body parser, the reference page's static-file
  * server) by its status: a 4xx is the client's, so it becomes the code of that status, or the nearest
- * the API has: a path a static-file server refuses (403: dot-segments, a NUL byte) names no file this
- * gateway serves, as a missing one does (NOT_FOUND, no hint that a check exists); a request
- * the resource cannot meet as sent (a range or a precondition, 416, 412, 406...) is VALIDATION_FAILED.
+ * the API has. A path a static-file server refuses (403: dot-segments, a NUL byte) names no file this
+ * gateway serves, as a missing one does (NOT_FOUND, no hint that a check exists); a request the
+ * resource cannot meet as sent (a range or a precondition: 416, 412, 406...) is VALIDATION_FAILED.
  * Anything else is a fault of ours.
  */
 export function libraryProblem(err: FastifyError): GatewayError {
@@ -70,10 +70,10 @@ export function libraryProblem(err: FastifyError): GatewayError {
     case 431:
       return problems.headersTooLarge()
     case 404:
-      return problems.noSuchRoute()
-    case 403:
     case 405:
     case 410:
+      return problems.noSuchRoute()
+    case 403:
       return problems.noSuchFile()
     default:
       return status >= 400 && status < 500 ? problems.notServable() : problems.internal(err)

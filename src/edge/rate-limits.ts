@@ -62,7 +62,6 @@ export const rateLimits = fp(
       ]),
     ) as Record<RateLimitGroup, { max: number; ms: number; ceiling: number }>
     const ruleOf = (request: FastifyRequest) => rules[groupOf(request) || 'global']
-    const ipKeyOf = clientKeyOf
     // Sessions are read by auth, registered after the edge: looked up once every plugin is in.
     let userOf: UserOf = () => undefined
     app.addHook('onReady', async () => {
@@ -88,8 +87,10 @@ export const rateLimits = fp(
       keyGenerator: (request) => {
         const group = groupOf(request)
         const user = userOf(request)
-        if (user === undefined) return `${group}:${ipKeyOf(request)}`
-        return user.then((id) => (id === undefined ? `${group}:${ipKeyOf(request)}` : `${group}:user:${id}`))
+        if (user === undefined) return `${group}:${clientKeyOf(request)}`
+        return user.then((id) =>
+          id === undefined ? `${group}:${clientKeyOf(request)}` : `${group}:user:${id}`,
+        )
       },
       max: (request) => ruleOf(request).max,
       timeWindow: (request) => ruleOf(request).ms,
@@ -103,7 +104,9 @@ export const rateLimits = fp(
     const overCeiling = async (request: FastifyRequest) => {
       const group = groupOf(request) || 'global'
       const rule = rules[group]
-      const hit = await ceilings.hit(`${group}:ceiling:${ipKeyOf(request)}`, rule.ms).catch(() => undefined)
+      const hit = await ceilings
+        .hit(`${group}:ceiling:${clientKeyOf(request)}`, rule.ms)
+        .catch(() => undefined)
       if (!hit || hit.count <= rule.ceiling) return
       throw rateLimited(group, rule.ceiling, hit.resetMs, 'from this address', {
         'x-ratelimit-limit': String(rule.ceiling),
