@@ -37,6 +37,7 @@ import {
   GatewayProblem,
   isProblemOf,
   type Order,
+  type ProblemCode,
   type Quote,
   type SessionView,
 } from 'swap-gateway-client'
@@ -81,6 +82,16 @@ export function codeOf(err: unknown): string | undefined {
   // @ts-expect-error a member the problem document does not have
   void err.cod
   return err.side ?? err.code
+}
+// The README's headline: instanceof alone types \`code\` as every code the gateway answers, not any.
+export function headline(err: unknown): string | undefined {
+  if (!(err instanceof GatewayProblem)) return undefined
+  // @ts-expect-error a code is text of the catalogue, with no such member
+  err.code.nonsense.deeper()
+  // @ts-expect-error no code of the gateway's or the client's is spelt so
+  if (err.code === 'ORDER_NOT_FUOND') return 'never'
+  const code: ProblemCode = err.code
+  return code
 }
 export function neverFromCreate(err: unknown): boolean {
   // @ts-expect-error createOrder never answers TOKEN_NOT_FOUND
