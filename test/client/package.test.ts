@@ -110,6 +110,14 @@ const order = await client.getOrder('7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70')
 console.log(order.depositAddress)
 `
 
+/** Every file an `exports` map names, under any condition. */
+const exportTargets = (exports: unknown): string[] =>
+  typeof exports === 'string'
+    ? [exports]
+    : typeof exports === 'object' && exports !== null
+      ? Object.values(exports).flatMap(exportTargets)
+      : []
+
 /** A browser project: strict, DOM libraries only, no Node types, every declaration checked. */
 const TSCONFIG = {
   compilerOptions: {
@@ -161,6 +169,14 @@ t.test('swap-gateway-client: packed, installed alone into an empty project, type
     unknown
   >
   t.notOk(manifest.dependencies ?? manifest.peerDependencies, 'no runtime dependency')
+  const targets = [manifest.types, ...exportTargets(manifest.exports)].map((target) =>
+    String(target).replace(/^\.\//, ''),
+  )
+  t.same(
+    targets.filter((target) => !files.includes(target)),
+    [],
+    `every file the manifest names is in the tarball (${targets.join(', ')})`,
+  )
 
   const consumer = join(dir, 'consumer')
   await run('mkdir', ['-p', consumer])
