@@ -4,12 +4,15 @@ import pino, { type Logger } from 'pino'
 import { buildApp } from './app.js'
 import { type Config, loadConfig, withUpstream } from './config.js'
 import { ConfigError } from './errors.js'
+import { withDevelopmentSecret } from './dev/session-secret.js'
 import { type DevUpstream, startDevUpstream } from './dev/upstream.js'
 import { shutDown } from './ops/shutdown.js'
 
+const development = await withDevelopmentSecret(process.env)
+
 function configOrExit(): Config {
   try {
-    return loadConfig(process.env)
+    return loadConfig(development.env)
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     process.stderr.write(`${err.message}\n`)
@@ -30,9 +33,10 @@ if (!upstreamUrl) {
     `UPSTREAM_URL is not set: started the built-in sandbox upstream at ${upstreamUrl} (development only; its control routes are under ${upstreamUrl}/__sandbox, and mounted at ${config.apiPrefix}/sandbox on the gateway)`,
   )
 }
-if (config.auth.sessionSecretGenerated) {
+if (development.file) {
   log.warn(
-    'SESSION_SECRET is not set: sessions are sealed with a key generated for this process and die with it',
+    { sessionSecretFile: development.file },
+    `SESSION_SECRET is not set: sessions are sealed with this checkout's development secret, kept in ${development.file} (git-ignored) so that restarts keep them; production requires SESSION_SECRET`,
   )
 }
 

@@ -39,8 +39,8 @@ const MANIFEST = 'manifest.json'
 const fromSources = extname(import.meta.url) === '.ts'
 const builtDir = fileURLToPath(new URL(BUILT, import.meta.url))
 
-/** The client package's export condition naming its TypeScript sources (packages/client/package.json). */
-const CLIENT_SOURCES = 'swap-gateway-source'
+/** The client workspace's TypeScript sources: the demo is bundled from them, not from the client's build. */
+const CLIENT_SOURCES = fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url))
 
 const contentHash = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 12)
 
@@ -58,7 +58,7 @@ export async function bundleDemo(opts: BundleOptions): Promise<DemoBundle> {
     write: false,
     format: 'esm',
     platform: 'browser',
-    conditions: [CLIENT_SOURCES],
+    alias: { 'swap-gateway-client': CLIENT_SOURCES },
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify: true,
     sourcemap: opts.sourceMap ? 'linked' : false,

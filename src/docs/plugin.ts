@@ -11,6 +11,7 @@ import { z } from 'zod'
 import { sessionCookieFor } from '../edge/cookies.js'
 import type { RouteAnswers } from '../edge/route-answers.js'
 import { pageHeaders } from '../edge/security-headers.js'
+import { VERSION } from '../version.js'
 import { ERRORS_STYLE_HASH, errorsPage } from './errors-page.js'
 import { errorCatalogue } from './error-catalogue.js'
 import { tidy } from './json-schema.js'
@@ -21,9 +22,6 @@ import {
   type OpenApiDocument,
   operationAnswers,
 } from './openapi-document.js'
-
-/** The version of the public API contract, as the OpenAPI document states it. */
-const API_VERSION = '1.0.0'
 
 export interface DocsOptions {
   apiPrefix: string
@@ -62,7 +60,7 @@ export const openapiCollector = fp(
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: TITLE, version: API_VERSION, description: description(errorsUrl) },
+        info: { title: TITLE, version: VERSION, description: description(errorsUrl) },
         externalDocs: { description: 'The error codes, one anchor each', url: errorsUrl },
         tags: [
           { name: 'catalog', description: 'Tokens and chains, served from the catalog cache' },

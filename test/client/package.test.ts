@@ -37,6 +37,7 @@ import {
   GatewayProblem,
   isProblemOf,
   type Order,
+  type ProblemCode,
   type Quote,
   type SessionView,
 } from 'swap-gateway-client'
@@ -82,6 +83,16 @@ export function codeOf(err: unknown): string | undefined {
   void err.cod
   return err.side ?? err.code
 }
+// The README's headline: instanceof alone types \`code\` as every code the gateway answers, not any.
+export function headline(err: unknown): string | undefined {
+  if (!(err instanceof GatewayProblem)) return undefined
+  // @ts-expect-error a code is text of the catalogue, with no such member
+  err.code.nonsense.deeper()
+  // @ts-expect-error no code of the gateway's or the client's is spelt so
+  if (err.code === 'ORDER_NOT_FUOND') return 'never'
+  const code: ProblemCode = err.code
+  return code
+}
 export function neverFromCreate(err: unknown): boolean {
   // @ts-expect-error createOrder never answers TOKEN_NOT_FOUND
   return isProblemOf(err, 'createOrder') && err.code === 'TOKEN_NOT_FOUND'
@@ -98,6 +109,14 @@ const client = createGatewayClient({ baseUrl: 'https://app.example' })
 const order = await client.getOrder('7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70')
 console.log(order.depositAddress)
 `
+
+/** Every file an `exports` map names, under any condition. */
+const exportTargets = (exports: unknown): string[] =>
+  typeof exports === 'string'
+    ? [exports]
+    : typeof exports === 'object' && exports !== null
+      ? Object.values(exports).flatMap(exportTargets)
+      : []
 
 /** A browser project: strict, DOM libraries only, no Node types, every declaration checked. */
 const TSCONFIG = {
@@ -150,6 +169,14 @@ t.test('swap-gateway-client: packed, installed alone into an empty project, type
     unknown
   >
   t.notOk(manifest.dependencies ?? manifest.peerDependencies, 'no runtime dependency')
+  const targets = [manifest.types, ...exportTargets(manifest.exports)].map((target) =>
+    String(target).replace(/^\.\//, ''),
+  )
+  t.same(
+    targets.filter((target) => !files.includes(target)),
+    [],
+    `every file the manifest names is in the tarball (${targets.join(', ')})`,
+  )
 
   const consumer = join(dir, 'consumer')
   await run('mkdir', ['-p', consumer])

@@ -152,6 +152,64 @@ t.test(
 )
 
 t.test(
+  'a restarted app with a stored token and a wallet given at creation signs back in once, as after signIn',
+  async (t) => {
+    const gw = await clientGateway(t)
+    const first = walletProvider()
+    const { account } = first
+    const session = await gw.client().signIn(first.provider)
+    gw.advance(LAPSE)
+
+    // The app starts again: the stored token, and the key it signs with (no EIP-1193 provider).
+    const signed: string[] = []
+    const told: Array<string | undefined> = []
+    const recording = recordingFetch()
+    const restarted = gw.client({
+      sessionToken: session.sessionToken,
+      fetch: recording.fetch,
+      onSessionToken: (token) => told.push(token),
+      wallet: {
+        address: account.address,
+        chainId: 1,
+        signMessage: (message) => {
+          signed.push(message)
+          return account.signMessage({ message })
+        },
+      },
+    })
+    const order = await restarted.createOrder(orderBody(gw.p), { idempotencyKey: 'restart-key-1' })
+    t.equal(order.userId, session.userId, 'created for the user')
+    t.equal(signed.length, 1, 'one signature')
+    t.match(signed[0], /Nonce: /, 'of the challenge the refusal carried')
+    t.same(told, [restarted.sessionToken], 'the app is told the new token, to store')
+    t.not(told[0], session.sessionToken)
+    t.same(
+      recording.sent.map((r) => [r.path, r.status, r.headers['idempotency-key']]),
+      [
+        ['/api/v1/orders/create', 401, 'restart-key-1'],
+        ['/api/auth/siwx/verify', 201, undefined],
+        ['/api/v1/orders/create', 201, 'restart-key-1'],
+      ],
+      'refused, signed back in, repeated with the same key',
+    )
+    t.equal(gw.control.requestsTo('POST /v1/orders/create').length, 1, 'one order upstream')
+
+    // An EIP-1193 provider given at creation: asked for its account only when it has to sign.
+    const wallet = walletProvider(account)
+    const withProvider = gw.client({ sessionToken: told[0], wallet: wallet.provider })
+    t.equal((await withProvider.getMe()).id, session.userId)
+    t.same(wallet.calls, [], 'a live session asks the wallet nothing')
+    gw.advance(LAPSE)
+    t.equal((await withProvider.getMe()).id, session.userId, 'signed back in')
+    t.same(wallet.calls, ['eth_requestAccounts', 'eth_chainId', 'personal_sign'])
+
+    const fresh = gw.client({ wallet: walletProvider(account).provider })
+    t.equal((await fresh.signIn()).userId, session.userId, 'signIn() signs in with that wallet')
+    await t.rejects(gw.client().signIn(), TypeError, 'and without one, says a wallet is needed')
+  },
+)
+
+t.test(
   'calls that lapse together share one signature, and a second lapse is not retried twice',
   async (t) => {
     const gw = await clientGateway(t)

@@ -25,7 +25,7 @@ import type {
   TokenFilters,
   VerifyBody,
 } from './types.js'
-import { type Eip1193Provider, personalSign, type WalletAccount, walletAccount } from './wallet.js'
+import { type Wallet, type WalletAccount, walletAccount } from './wallet.js'
 import { type PageVisibility, type QuoteHandlers, watchQuote, type Watching } from './watch-quote.js'
 
 export type SessionMode = 'cookie' | 'token'
@@ -55,6 +55,13 @@ export interface GatewayClientOptions {
    * session changes it, and with `undefined` after logout, so an app can keep it across restarts.
    */
   onSessionToken?(token: string | undefined): void
+  /**
+   * The wallet to sign in with, and to sign back in with when the session lapses, from the first
+   * call: an EIP-1193 provider, or a `MessageSigner` (`{ address, chainId, signMessage }`). An app
+   * that restarts with a stored `sessionToken` then signs again once, as after `signIn`, instead of
+   * failing with `SESSION_EXPIRED`.
+   */
+  wallet?: Wallet
 }
 
 export interface SignInOptions {
@@ -88,12 +95,12 @@ export interface GatewayClient {
   getSession(): Promise<SessionView>
   logout(): Promise<void>
   /**
-   * Sign-in with one wallet signature; the client keeps the provider to sign again when the session
-   * lapses. A wallet so slow that the message or its nonce lapsed is asked once more, with the fresh
+   * Sign-in with one wallet signature (default: the `wallet` the client was created with); the client
+   * keeps the wallet to sign again when the session lapses. A wallet so slow that the message or its nonce lapsed is asked once more, with the fresh
    * challenge the refusal carries. In cookie mode it then checks that the browser kept the session
    * cookie (`COOKIE_NOT_KEPT`).
    */
-  signIn(provider: Eip1193Provider, options?: SignInOptions): Promise<SignInResult>
+  signIn(wallet?: Wallet, options?: SignInOptions): Promise<SignInResult>
   /** The session token held in token mode (to keep across restarts), else undefined. */
   readonly sessionToken: string | undefined
 }
@@ -123,8 +130,10 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     bearer: mode === 'token',
     sessionToken: options.sessionToken,
   })
-  /** The wallet of the last signIn, to sign again when the session lapses. */
-  let wallet: (WalletAccount & { provider: Eip1193Provider }) | undefined
+  /** The wallet to sign again with when the session lapses: the last signIn's, or the one given. */
+  let wallet: Wallet | undefined = options.wallet
+  /** Its account, once known: a wallet given at creation is asked only when it first has to sign. */
+  let account: WalletAccount | undefined
   /** One re-sign at a time: calls that lapse together share one wallet prompt. */
   let resigning: Promise<SignInResult> | undefined
 
@@ -150,12 +159,8 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
    * Challenge (unless a message is given), signature, verify. A verify refused because the nonce or
    * the message lapsed while the wallet was signing carries a fresh challenge: signed once more.
    */
-  async function signWith(
-    account: WalletAccount & { provider: Eip1193Provider },
-    message?: string,
-    again = true,
-  ): Promise<SignInResult> {
-    const { address, chainId, provider } = account
+  async function signWith(account: WalletAccount, message?: string, again = true): Promise<SignInResult> {
+    const { address, chainId } = account
     const text =
       message ??
       (
@@ -166,7 +171,7 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
         })
       ).message
     if (text === undefined) throw new Error('The gateway gave no sign-in message for this wallet.')
-    const signature = await personalSign(provider, address, text)
+    const signature = await account.sign(text)
     try {
       return await verify({ data: { chainId, accountAddress: address }, message: text, signature }, 'signIn')
     } catch (err) {
@@ -193,9 +198,13 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
 
   /** Signs the wallet back in with the problem's challenge; rejects with the problem if it cannot. */
   function resign(problem: GatewayProblem): Promise<SignInResult> {
-    const account = wallet
-    if (!account) return Promise.reject(problem)
-    resigning ??= signWith(account, problem.challenge?.message)
+    const held = wallet
+    if (!held) return Promise.reject(problem)
+    resigning ??= (account ? Promise.resolve(account) : walletAccount(held))
+      .then((signer) => {
+        if (wallet === held) account = signer
+        return signWith(signer, problem.challenge?.message)
+      })
       .catch((err: unknown) => {
         throw new GatewayProblem(problem, { cause: err, method: problem.method })
       })
@@ -295,12 +304,15 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
       await http.send<void>({ operation: 'logout', method: 'POST', path: '/auth/logout' })
       keepToken(undefined)
       wallet = undefined
+      account = undefined
     },
-    async signIn(provider, { chainId } = {}) {
-      const account = { ...(await walletAccount(provider, chainId)), provider }
-      const result = await signWith(account)
+    async signIn(given = options.wallet, { chainId } = {}) {
+      if (!given) throw new TypeError('signIn needs a wallet: pass one here or to createGatewayClient.')
+      const signer = await walletAccount(given, chainId)
+      const result = await signWith(signer)
       if (!http.bearer) await checkCookieKept()
-      wallet = account
+      wallet = given
+      account = signer
       return result
     },
     get sessionToken() {

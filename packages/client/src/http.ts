@@ -26,6 +26,17 @@ export interface Call {
   headers?: Record<string, string>
 }
 
+/**
+ * `?name=value&...` of the defined values, written by hand: React Native's URLSearchParams does not
+ * implement `set` or `append` in every release (they throw), while encodeURIComponent is everywhere.
+ */
+function queryString(query: object): string {
+  const pairs = Object.entries(query)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+  return pairs.length === 0 ? '' : `?${pairs.join('&')}`
+}
+
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
 export class Http {
@@ -41,12 +52,7 @@ export class Http {
 
   /** The absolute URL of a route; query values that are undefined are left out. */
   url(path: string, query: object = {}): string {
-    const params = new URLSearchParams()
-    for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined) params.set(name, String(value))
-    }
-    const search = params.toString()
-    return `${this.options.baseUrl}${this.options.apiPrefix}${path}${search && `?${search}`}`
+    return `${this.options.baseUrl}${this.options.apiPrefix}${path}${queryString(query)}`
   }
 
   /** The success body parsed (undefined for 204), or a rejection with a GatewayProblem. */

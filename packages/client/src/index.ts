@@ -22,4 +22,4 @@ export {
   type ProblemDocument,
 } from './problem.js'
 export type * from './types.js'
-export type { Eip1193Provider } from './wallet.js'
+export type { Eip1193Provider, MessageSigner, Wallet } from './wallet.js'

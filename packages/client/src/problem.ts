@@ -36,14 +36,17 @@ export type ProblemDocument<C extends ProblemCode = ProblemCode> = Omit<Problem,
 
 // The members are copied from the document in the constructor; this interface types them from the
 // Problem schema instead of a second list of members (declaration merging with the class below).
-export interface GatewayProblem<C extends ProblemCode = ProblemCode> extends ProblemDocument<C> {
+// The class takes no type parameter: `instanceof` fills a generic class's parameters with `any`,
+// which would leave `err.code` untyped. Narrowing per method is `isProblemOf`'s, to MethodProblem.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface GatewayProblem extends ProblemDocument {
   /** The client method whose call failed. */
   method?: ClientMethod
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class GatewayProblem<C extends ProblemCode = ProblemCode> extends Error {
-  constructor(document: ProblemDocument<C>, options?: { cause?: unknown; method?: ClientMethod }) {
+export class GatewayProblem extends Error {
+  constructor(document: ProblemDocument, options?: { cause?: unknown; method?: ClientMethod }) {
     super(document.detail, options)
     Object.assign(this, document)
     if (options?.method !== undefined) this.method = options.method
@@ -52,7 +55,9 @@ export class GatewayProblem<C extends ProblemCode = ProblemCode> extends Error {
 }
 
 /** How a client method rejects: its `code` is one that method can answer. */
-export type MethodProblem<M extends ClientMethod> = GatewayProblem<MethodProblemCode<M>>
+export interface MethodProblem<M extends ClientMethod> extends GatewayProblem {
+  code: MethodProblemCode<M>
+}
 
 /** Whether `err` is the rejection of a call to `method`; narrows its `code` to what `method` can answer. */
 export function isProblemOf<M extends ClientMethod>(err: unknown, method: M): err is MethodProblem<M> {
