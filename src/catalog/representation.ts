@@ -35,6 +35,8 @@ function compress(body: Buffer, coding: 'br' | 'gzip'): Promise<Buffer> {
 export class Representation {
   /** Content hash of the identity bytes: equal bodies have equal tags, across versions too. */
   readonly hash: string
+  /** The tags, made once per body rather than once per request. */
+  private readonly etags: Record<Coding, string>
   private readonly coded = new Map<'br' | 'gzip', Promise<Buffer>>()
   /** The finished codings, handed out without a promise on the hot path. */
   private readonly ready = new Map<'br' | 'gzip', Buffer>()
@@ -44,6 +46,7 @@ export class Representation {
     private readonly counters: WorkCounters,
   ) {
     this.hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27)
+    this.etags = { identity: `"${this.hash}"`, br: `"${this.hash}-br"`, gzip: `"${this.hash}-gzip"` }
   }
 
   get compressible(): boolean {
@@ -57,7 +60,7 @@ export class Representation {
 
   /** A strong validator per coding: the br and gzip bytes are different representations (RFC 9110 §8.8.3). */
   etag(coding: Coding): string {
-    return coding === 'identity' ? `"${this.hash}"` : `"${this.hash}-${coding}"`
+    return this.etags[coding]
   }
 
   body(coding: Coding): Promise<Buffer> | Buffer {

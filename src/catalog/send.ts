@@ -11,6 +11,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a W/ prefix is ignored. */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false
+  // What a client sends back is nearly always the one tag it was given: no list to split.
+  if (ifNoneMatch === etag) return true
   if (ifNoneMatch.trim() === '*') return true
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
 }
