@@ -150,9 +150,9 @@ export interface Expectations {
 }
 
 /** How far ahead of our clock an Issued At may be: the signer's clock may run a little fast. */
-export const ISSUED_AHEAD_MS = 60_000
+const ISSUED_AHEAD_MS = 60_000
 /** The longest a message may be valid: an Expiration Time further from its Issued At is refused. */
-export const MAX_VALIDITY_MS = 60 * 60_000
+const MAX_VALIDITY_MS = 60 * 60_000
 
 /** The time a timestamp names, or undefined when it is not an RFC 3339 date-time. */
 function timeOf(value: string): number | undefined {
