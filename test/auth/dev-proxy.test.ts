@@ -41,7 +41,6 @@ interface ProxySetup {
   forward(browser: Record<string, string>): Record<string, string>
 }
 
-const host = (origin: string) => new URL(origin).host
 /** http-proxy without an agent closes each upstream connection. */
 const httpProxy = (browser: Record<string, string>, hostHeader: string) => ({
   ...browser,
