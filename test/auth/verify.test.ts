@@ -6,6 +6,7 @@ import { assertProblem } from '../helpers/problem.js'
 import { SITE, startAuthGateway } from './client.js'
 import { signedBody, signInThroughGateway, verifyThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
+import { loadConfig } from '../../src/config.js'
 
 /** A verify body as given: for the claims a wallet signing in for itself would not make. */
 const verifyBody = (address: string, message: string, signature: string, chainId = '1') => ({
@@ -101,6 +102,18 @@ t.test(
     const other = await verifyThroughGateway(gw.client(), newWallet(), `Nonce: ${bound}`)
     t.equal(other.verify.json.code, 'SIGNATURE_INVALID', 'a nonce issued for another address')
     t.match(other.verify.json.detail, /issued for another address/)
+  },
+)
+
+t.test(
+  'SIWX_ALLOW_BARE_MESSAGES is false unless set to true; another value stops start-up naming it',
+  async (t) => {
+    t.equal(loadConfig({}).auth.allowBareMessages, false)
+    t.equal(loadConfig({ SIWX_ALLOW_BARE_MESSAGES: 'true' }).auth.allowBareMessages, true)
+    t.throws(
+      () => loadConfig({ SIWX_ALLOW_BARE_MESSAGES: 'yes' }),
+      /SIWX_ALLOW_BARE_MESSAGES: must be true or false/,
+    )
   },
 )
 
