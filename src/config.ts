@@ -153,6 +153,10 @@ const envSchema = z.object({
   SHUTDOWN_READY_DELAY_MS: int(5_000, 0),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
   SESSION_EXPIRY_MARGIN_MS: int(60_000, 0),
+  SIWX_ALLOW_BARE_MESSAGES: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
   HEADERS_TIMEOUT_MS: int(10_000, 1),
   REQUEST_TIMEOUT_MS: int(30_000, 1),
   KEEP_ALIVE_TIMEOUT_MS: int(72_000, 1),
@@ -248,6 +252,7 @@ const configSchema = envSchema
         /** True when the secret was made up for this process (development only): sessions die with it. */
         sessionSecretGenerated: generated,
         expiryMarginMs: e.SESSION_EXPIRY_MARGIN_MS,
+        allowBareMessages: e.SIWX_ALLOW_BARE_MESSAGES,
       },
       orders: { ...site, claimTtlMs: 2 * e.UPSTREAM_TIMEOUT_MS },
       streams: {

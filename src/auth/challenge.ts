@@ -2,11 +2,14 @@
 // message naming the asking page's site (its allowed Origin, or PUBLIC_ORIGIN for clients without
 // one), so a wallet can sign at once without warning its user about another site. The message
 // expires when the nonce does, so a signature made too late is refused here, with a fresh challenge.
+// A nonce issued for a wallet is bound to its address (auth/nonce-bindings.ts), so another wallet's
+// message cannot spend it.
 import { getAddress } from './address.js'
 import type { Clock } from '../clock.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { challengeSchema } from '../upstream/schemas.js'
 import type { AllowedOrigins, Asking, Site } from '../edge/allowed-origins.js'
+import type { NonceBindings } from './nonce-bindings.js'
 import { buildMessage, evmChainId } from './siwe-message.js'
 
 /**
@@ -33,6 +36,7 @@ export class Challenges {
     private readonly upstream: UpstreamClient,
     private readonly origins: AllowedOrigins,
     private readonly clock: Clock,
+    private readonly bindings: NonceBindings,
   ) {}
 
   /**
@@ -48,6 +52,8 @@ export class Challenges {
       schema: challengeSchema,
     })
     const { nonce } = reply.body
+    const address = wallet && checksummed(wallet.address)
+    if (address !== undefined) await this.bindings.bind(nonce, address, CHALLENGE_TTL_MS)
     const message = wallet && this.messageFor(this.origins.siteAsking(asking), wallet, nonce, issuedAt)
     const challenge: Challenge = message === undefined ? { nonce } : { nonce, message }
     return { upstreamBody: reply.body, challenge }
@@ -62,13 +68,8 @@ export class Challenges {
   /** Undefined when the wallet is not an EVM one, or the nonce cannot be carried in a message. */
   private messageFor(site: Site, wallet: Wallet, nonce: string, issuedAt: Date): string | undefined {
     const chainId = evmChainId(wallet.chainId)
-    if (chainId === undefined) return undefined
-    let address: `0x${string}`
-    try {
-      address = getAddress(wallet.address)
-    } catch {
-      return undefined
-    }
+    const address = checksummed(wallet.address)
+    if (chainId === undefined || address === undefined) return undefined
     return buildMessage({
       ...site,
       address,
@@ -78,5 +79,14 @@ export class Challenges {
       issuedAt,
       expirationTime: new Date(issuedAt.getTime() + CHALLENGE_TTL_MS),
     })
+  }
+}
+
+/** The address in its EIP-55 form, or undefined for one that is not an EVM address. */
+function checksummed(address: string): `0x${string}` | undefined {
+  try {
+    return getAddress(address)
+  } catch {
+    return undefined
   }
 }

@@ -5,6 +5,8 @@ import fp from 'fastify-plugin'
 import { sessionCookieFor } from '../edge/cookies.js'
 import { Challenges } from './challenge.js'
 import { revocationFailures } from './metrics.js'
+import { MemoryNonceBindings, type NonceBindings } from './nonce-bindings.js'
+import { RedisNonceBindings } from './redis-nonce-bindings.js'
 import { RedisRevocations } from './redis-revocations.js'
 import { MemoryRevocations, type Revocations } from './revocations.js'
 import { sessionRoutes } from './session-routes.js'
@@ -26,6 +28,8 @@ export interface AuthOptions {
   sessionSecrets: readonly string[]
   /** SESSION_EXPIRY_MARGIN_MS. */
   expiryMarginMs: number
+  /** SIWX_ALLOW_BARE_MESSAGES: the upstream's bare `Nonce:` message, which names no site, signs in. */
+  allowBareMessages: boolean
   /**
    * With the built-in sandbox (development): whether it has lapsed an access token early, through its
    * control route, so that sessions holding it count as lapsed here too.
@@ -36,14 +40,22 @@ export interface AuthOptions {
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
     const { clock, origins } = app
-    const challenges = new Challenges(app.upstream, origins, clock)
+    // Which address each nonce was issued for: a challenge answered by one instance may be verified by another.
+    const bindings = app.stores.create<NonceBindings>('nonces', {
+      memory: () => new MemoryNonceBindings(clock),
+      redis: (link, prefix) => new RedisNonceBindings(link, new MemoryNonceBindings(clock), prefix),
+    })
+    const challenges = new Challenges(app.upstream, origins, clock, bindings)
     if (!challenges.buildsMessages()) {
       app.log.warn(
         { domain: origins.publicSite.domain },
         'PUBLIC_ORIGIN names a host EIP-4361 messages cannot carry: challenges will have no message',
       )
     }
-    const signIn = new SignIn(app.upstream, origins, clock, challenges)
+    const signIn = new SignIn(app.upstream, origins, clock, challenges, {
+      allowBareMessages: opts.allowBareMessages,
+      bindings,
+    })
     const failed = revocationFailures(app.metrics)
     // Logouts are kept in memory, or in Redis shared by every instance (with memory beside it for outages).
     const revocations = app.stores.create<Revocations>('revocations', {

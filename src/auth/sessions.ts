@@ -83,7 +83,7 @@ export class Sessions implements CredentialSource {
   ): Promise<GatewayError> {
     const read = await this.read(request)
     const wallet = read.state === 'none' ? undefined : read.session
-    const { challenge } = await this.challenges.issue(request.upstreamContext(), wallet, request.headers)
+    const { challenge } = await this.challenges.issue(request.upstreamContext(), wallet, request)
     return problem(challenge)
   }
 

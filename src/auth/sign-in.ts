@@ -1,9 +1,11 @@
-// Sign-in and renewal against the upstream. An EIP-4361 message is checked here first (its site, the
-// wallet and chain of `data`, its validity window), so a signature minted for another site never
-// reaches the upstream; then the upstream verifies the signature and consumes the nonce. The site is
-// the request's Origin when one is sent (a page signs in for itself), else any allowed origin. A
-// refusal that a new signature cures (the nonce or the message has lapsed: a slow wallet) carries a
-// fresh challenge, so the wallet signs again in one step.
+// Sign-in and renewal against the upstream. An EIP-4361 message is checked here first (its site and
+// URI, the wallet and chain of `data`, its validity window, the address its nonce was issued for),
+// so a signature minted for another site never reaches the upstream; then the upstream verifies the
+// signature and consumes the nonce. The site is the request's Origin when one is sent (a page signs
+// in for itself), else any allowed origin. The upstream's bare `Nonce:` message names no site, so
+// no wallet could warn that a phishing page asked for it: refused unless SIWX_ALLOW_BARE_MESSAGES.
+// A refusal that a new signature cures (the nonce or the message has lapsed: a slow wallet) carries
+// a fresh challenge, so the wallet signs again in one step.
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
@@ -12,14 +14,22 @@ import { problems } from '../problems.js'
 import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
 import { meSchema, tokensPairSchema } from '../upstream/schemas.js'
 import type { AllowedOrigins, Asking, Site } from '../edge/allowed-origins.js'
-import type { Challenges } from './challenge.js'
+import { CHALLENGE_TTL_MS, type Challenges } from './challenge.js'
+import { sameAddress } from './address.js'
+import type { NonceBindings } from './nonce-bindings.js'
 import type { VerifyBody } from './schemas.js'
 import { SESSION_MAX_AGE_MS, type Session } from './session.js'
-import { evmChainId, hasExpired, messageProblem, readMessage } from './siwe-message.js'
+import { evmChainId, hasLapsed, messageProblem, readMessage } from './siwe-message.js'
 import { accessTokenExpiry, upstreamCookie } from './upstream-tokens.js'
 
 /** The refresh success body is not documented: anything parses, the token is looked for below. */
 const refreshAnswer = z.unknown()
+
+export interface SignInOptions {
+  /** SIWX_ALLOW_BARE_MESSAGES: the upstream's bare `Nonce: <nonce>` message signs in too. */
+  allowBareMessages: boolean
+  bindings: NonceBindings
+}
 
 export class SignIn {
   constructor(
@@ -27,6 +37,7 @@ export class SignIn {
     private readonly origins: AllowedOrigins,
     private readonly clock: Clock,
     private readonly challenges: Challenges,
+    private readonly options: SignInOptions,
   ) {}
 
   /**
@@ -38,15 +49,19 @@ export class SignIn {
   }
 
   /**
-   * Throws SIGNATURE_INVALID or NONCE_MISSING for a SIWx message that is not for this site; 'lapsed'
-   * when its Expiration Time has passed, which a new signature of a fresh message cures.
+   * Throws SIGNATURE_INVALID or NONCE_MISSING for a SIWx message that is not for this site, or not
+   * for this wallet; 'lapsed' when its time has passed, which a new signature of a fresh message cures.
    */
-  private checkMessage(body: VerifyBody, origin: string | undefined): 'lapsed' | undefined {
+  private async checkMessage(body: VerifyBody, origin: string | undefined): Promise<'lapsed' | undefined> {
     const refused = problems.signInMessageRefused
     const read = readMessage(body.message)
     switch (read.kind) {
       case 'plain':
-        return
+        if (read.nonce === undefined) throw problems.nonceMissing()
+        if (!this.options.allowBareMessages) {
+          throw refused('it names no site: sign the EIP-4361 message the challenge gives for your address')
+        }
+        return this.checkNonceOwner(read.nonce, body.data.accountAddress)
       case 'no-nonce':
         throw problems.nonceMissing()
       case 'malformed':
@@ -62,21 +77,32 @@ export class SignIn {
         const chainId = evmChainId(body.data.chainId)
         if (chainId === undefined) throw refused('data.chainId is not an EVM chain id')
         const site = this.siteExpected(origin, read.fields.domain ?? '', read.fields.scheme)
+        const now = this.clock.now()
         const problem = messageProblem(read.fields, {
-          domain: site.domain,
-          scheme: site.scheme,
+          ...site,
           address: body.data.accountAddress,
           chainId,
-          now: new Date(this.clock.now()),
+          now: new Date(now),
+          nonceLifetimeMs: CHALLENGE_TTL_MS,
         })
-        if (problem && hasExpired(read.fields, this.clock.now())) return 'lapsed'
+        if (problem && hasLapsed(read.fields, now, CHALLENGE_TTL_MS)) return 'lapsed'
         if (problem) throw refused(problem)
+        return this.checkNonceOwner(read.nonce, body.data.accountAddress)
       }
     }
   }
 
+  /** Refuses a nonce the challenge issued for another address than the one signing in. */
+  private async checkNonceOwner(nonce: string, address: string): Promise<undefined> {
+    const owner = await this.options.bindings.addressFor(nonce)
+    if (owner !== undefined && !sameAddress(owner, address)) {
+      throw problems.signInMessageRefused('its nonce was issued for another address')
+    }
+    return undefined
+  }
+
   async verify(ctx: CallContext, body: VerifyBody, asking: Asking): Promise<Session> {
-    if (this.checkMessage(body, asking.origin) === 'lapsed') {
+    if ((await this.checkMessage(body, asking.headers.origin)) === 'lapsed') {
       throw await this.withFreshChallenge(ctx, problems.signInMessageLapsed(), body, asking)
     }
     let tokens

@@ -102,8 +102,8 @@ export function buildMessage(fields: MessageFields): string | undefined {
 }
 
 export type ReadMessage =
-  /** Not a SIWx message at all: the upstream's own `Nonce: <nonce>` format. */
-  | { kind: 'plain' }
+  /** Not a SIWx message at all: the upstream's own bare `Nonce: <nonce>` format, naming no site. */
+  | { kind: 'plain'; nonce: string | undefined }
   /** A CAIP-122 message for another kind of account: only its domain can be checked here. */
   | { kind: 'other-chain'; domain: string; scheme: string | undefined }
   | { kind: 'no-nonce' }
@@ -111,14 +111,14 @@ export type ReadMessage =
   | { kind: 'eip4361'; fields: SiweFields; nonce: string }
 
 export function readMessage(text: string): ReadMessage {
+  // One Nonce line only, so the upstream and this check cannot read different ones.
+  if ((text.match(NONCE_LINES)?.length ?? 0) > 1) return { kind: 'malformed' }
   const preamble = PREAMBLE.exec(text)
-  if (!preamble) return { kind: 'plain' }
+  if (!preamble) return { kind: 'plain', nonce: NONCE_LINE.exec(text)?.[1] }
   if (preamble.index !== 0) return { kind: 'malformed' }
   if (preamble[3] !== 'Ethereum')
     return { kind: 'other-chain', domain: preamble[2] ?? '', scheme: preamble[1] }
   if (!NONCE_LINE.test(text)) return { kind: 'no-nonce' }
-  // One Nonce line only, so the upstream and this check cannot read different ones.
-  if ((text.match(NONCE_LINES)?.length ?? 0) > 1) return { kind: 'malformed' }
   const g = MESSAGE.exec(text)?.groups
   if (!g) return { kind: 'malformed' }
   const fields: SiweFields = {
@@ -138,12 +138,21 @@ export function readMessage(text: string): ReadMessage {
 }
 
 export interface Expectations {
+  /** The site the message must be for: its domain, scheme and URI (an origin). */
   domain: string
   scheme: string
+  uri: string
   address: string
   chainId: number
   now: Date
+  /** How long the message's nonce lives: an older Issued At cannot be for a live nonce. */
+  nonceLifetimeMs: number
 }
+
+/** How far ahead of our clock an Issued At may be: the signer's clock may run a little fast. */
+const ISSUED_AHEAD_MS = 60_000
+/** The longest a message may be valid: an Expiration Time further from its Issued At is refused. */
+const MAX_VALIDITY_MS = 60 * 60_000
 
 /** The time a timestamp names, or undefined when it is not an RFC 3339 date-time. */
 function timeOf(value: string): number | undefined {
@@ -151,40 +160,66 @@ function timeOf(value: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms
 }
 
+/** Whether a URI is the origin `origin`, or a resource on it (no user information: it hides the host). */
+function onOrigin(uri: string, origin: string): boolean {
+  try {
+    const url = new URL(uri)
+    return url.origin === origin && url.username === '' && url.password === ''
+  } catch {
+    return false
+  }
+}
+
 /** Why an EIP-4361 message must be refused, or undefined when it is ours, for this wallet, and current. */
 export function messageProblem(fields: SiweFields, expect: Expectations): string | undefined {
   if (fields.domain !== expect.domain) return `the message is for ${fields.domain}, not this site`
   if ((fields.scheme ?? 'https') !== expect.scheme) return 'the message names another scheme than this site'
+  if (!onOrigin(fields.uri, expect.uri)) return `the message's URI is not ${expect.uri}, the site it names`
   if (fields.chainId !== expect.chainId) return 'the message names another chain than data.chainId'
   try {
     getAddress(expect.address)
   } catch {
     return 'data.accountAddress is not an Ethereum address'
   }
-  const now = expect.now.getTime()
-  const [issued, expires, notBefore] = [fields.issuedAt, fields.expirationTime, fields.notBefore].map(
-    (value) => (value === undefined ? null : timeOf(value)),
-  )
-  if (
-    fields.version !== '1' ||
-    issued === undefined ||
-    expires === undefined ||
-    notBefore === undefined ||
-    (expires !== null && now >= expires) ||
-    (notBefore !== null && now < notBefore)
-  ) {
-    return 'the message is not well-formed or outside its validity window'
-  }
+  const windowProblem = validityProblem(fields, expect)
+  if (windowProblem) return windowProblem
   if (!sameAddress(fields.address, expect.address)) {
     return 'the message names another address than data.accountAddress'
   }
   return undefined
 }
 
-/** Whether the message's Expiration Time, read as messageProblem reads it, has passed at `now`. */
-export function hasExpired(fields: SiweFields, now: number): boolean {
+/**
+ * Why the message's times cannot be honoured now: Issued At no more than ISSUED_AHEAD_MS ahead and no
+ * older than the nonce's lifetime; Expiration Time (when given) ahead and within MAX_VALIDITY_MS of
+ * Issued At; Not Before (when given) passed. A message valid for a year would be a year-long pass.
+ */
+function validityProblem(fields: SiweFields, expect: Expectations): string | undefined {
+  const now = expect.now.getTime()
+  const [issued, expires, notBefore] = [fields.issuedAt, fields.expirationTime, fields.notBefore].map(
+    (value) => (value === undefined ? null : timeOf(value)),
+  )
+  if (fields.version !== '1' || issued == null || expires === undefined || notBefore === undefined) {
+    return 'the message is not well-formed'
+  }
+  const outside = (why: string) => `the message is outside its validity window: ${why}`
+  if (issued > now + ISSUED_AHEAD_MS) return outside('its Issued At is in the future')
+  if (expires !== null && expires > issued + MAX_VALIDITY_MS) {
+    return outside('its Expiration Time is more than an hour after its Issued At')
+  }
+  if (hasLapsed(fields, now, expect.nonceLifetimeMs)) return outside('it has expired')
+  if (notBefore !== null && now < notBefore) return outside('its Not Before has not come')
+  return undefined
+}
+
+/**
+ * Whether the message has lapsed at `now`, as messageProblem reads it: its Expiration Time passed, or
+ * its Issued At older than its nonce can live. A fresh message cures it.
+ */
+export function hasLapsed(fields: SiweFields, now: number, nonceLifetimeMs: number): boolean {
   const expires = fields.expirationTime === undefined ? undefined : timeOf(fields.expirationTime)
-  return expires !== undefined && now >= expires
+  const issued = timeOf(fields.issuedAt)
+  return (expires !== undefined && now >= expires) || (issued !== undefined && now - issued > nonceLifetimeMs)
 }
 
 /** The EIP-155 chain id of a decimal (`1`) or CAIP-2 (`eip155:1`) chain id; undefined for other chains. */

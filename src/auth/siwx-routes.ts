@@ -48,7 +48,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       const { upstreamBody, challenge } = await opts.challenges.issue(
         request.upstreamContext(),
         wallet,
-        request.headers,
+        request,
       )
       return reply.header('cache-control', 'no-store').send({ ...upstreamBody, ...challenge })
     },
@@ -86,7 +86,7 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       },
     },
     async (request, reply) => {
-      const session = await opts.signIn.verify(request.upstreamContext(), request.body, request.headers)
+      const session = await opts.signIn.verify(request.upstreamContext(), request.body, request)
       const sessionToken = await opts.sessions.issue(reply, session)
       request.log.info({ userId: session.userId }, 'signed in')
       const view = opts.sessions.view(session)

@@ -2,9 +2,12 @@
 // PUBLIC_ORIGIN, ALLOWED_ORIGINS, and, outside production, any loopback development server (Vite on
 // http://localhost:5173 works with no configuration). The origin policy refuses the rest; sign-in
 // names the asking page's site in its messages, because wallets warn when a message names another.
-// Outside production a page the gateway serves itself may be opened under another loopback name than
-// PUBLIC_ORIGIN's (http://127.0.0.1:3000, the address the log prints, for http://localhost:3000): its
-// same-origin GETs carry no Origin, so the Host it used names its site.
+// Browsers send no Origin on a same-origin GET, also when a development proxy (Vite's server.proxy,
+// webpack-dev-server, Next.js rewrites) passes the page's request on, keeping its Host or not: then
+// what the browser does send on a same-origin request names the page (Sec-Fetch-Site says it is
+// one; the Referer, or a Host that is itself an allowed origin, says which).
+// Only an allowed page is ever named, so a header a client chose can pick among allowed sites
+// (as its Origin could) but never make the gateway name another.
 
 /** A page's site as an EIP-4361 message names it. */
 export interface Site {
@@ -22,12 +25,17 @@ export interface OriginRules {
 }
 
 const LOOPBACK_DEV_SERVER = /^http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::[1-9]\d{0,4})?$/
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
-/** The request headers that say which page asks. */
+/** What says which page asks: the request's headers, and the scheme it came by (a FastifyRequest is one). */
 export interface Asking {
-  origin?: string | undefined
-  host?: string | undefined
+  headers: {
+    origin?: string | undefined
+    referer?: string | undefined
+    'sec-fetch-site'?: string | string[] | undefined
+    host?: string | undefined
+  }
+  /** `http` or `https`, as Fastify reads it (X-Forwarded-Proto from a TRUST_PROXY proxy). */
+  protocol: string
 }
 
 export const siteOf = (origin: string): Site => {
@@ -60,30 +68,34 @@ export class AllowedOrigins {
   }
 
   /**
-   * The site of the page asking: its Origin's (as siteFor); without one, outside production, the
-   * loopback alias of PUBLIC_ORIGIN its Host names (same scheme and port, another loopback name).
+   * The site of the page asking: its Origin's (as siteFor). Without one, on a browser's same-origin
+   * request (`Sec-Fetch-Site: same-origin`, perhaps through a development proxy): the Referer's
+   * origin, or without a Referer the origin the Host names with the request's scheme, when allowed.
+   * PUBLIC_ORIGIN's when nothing names an allowed page (apps and servers send no Fetch Metadata). A
+   * Referer naming a page that is not allowed ends the search: that page asks, and is never named.
    */
-  siteAsking({ origin, host }: Asking): Site {
-    if (origin !== undefined || host === undefined) return this.siteFor(origin)
-    const alias = this.loopbackAlias(host)
-    return alias === undefined ? this.publicSite : siteOf(alias)
+  siteAsking({ headers, protocol }: Asking): Site {
+    if (headers.origin !== undefined) return this.siteFor(headers.origin)
+    if (headers['sec-fetch-site'] !== 'same-origin') return this.publicSite
+    const { referer, host } = headers
+    return this.siteFor(referer !== undefined ? originOf(referer) : originOfHost(protocol, host))
   }
+}
 
-  private loopbackAlias(host: string): string | undefined {
-    if (!this.rules.loopbackDevServers) return undefined
-    const ours = new URL(this.rules.publicOrigin)
-    let asked: URL
-    try {
-      asked = new URL(`${ours.protocol}//${host}`)
-    } catch {
-      return undefined
-    }
-    const alias = asked.origin
-    const aliased =
-      LOOPBACK_HOSTS.has(ours.hostname) &&
-      LOOPBACK_HOSTS.has(asked.hostname) &&
-      asked.port === ours.port &&
-      asked.host === host.toLowerCase()
-    return aliased && this.allows(alias) ? alias : undefined
+/** The origin of an absolute http(s) URL, or undefined. */
+function originOf(url: string): string | undefined {
+  try {
+    const { origin, protocol } = new URL(url)
+    return protocol === 'http:' || protocol === 'https:' ? origin : undefined
+  } catch {
+    return undefined
   }
+}
+
+/** The origin a Host header names under `protocol`, or undefined when it is not a bare authority. */
+function originOfHost(protocol: string, host: string | undefined): string | undefined {
+  if (host === undefined) return undefined
+  const origin = originOf(`${protocol}://${host}`)
+  // Nothing but host and port: `a@b`, paths and the like name another host than they seem to.
+  return origin !== undefined && new URL(origin).host === host.toLowerCase() ? origin : undefined
 }

@@ -12,6 +12,8 @@ export const KEY_SPACES = {
   revocations: 'swap-gateway:revoked:',
   /** Idempotency-Key records. */
   idempotency: 'swap-gateway:idempotency:',
+  /** The address each sign-in nonce was issued for, expiring with the nonce. */
+  nonces: 'swap-gateway:nonce:',
 } as const
 export type KeySpace = keyof typeof KEY_SPACES
 

@@ -72,8 +72,10 @@ t.test('EIP-4361: each side reads what the other writes, field for field', async
         const expect = {
           domain: f.domain,
           scheme: f.scheme,
+          uri: `${f.scheme}://${f.domain}`,
           address: f.address.toLowerCase(),
           chainId: f.chainId,
+          nonceLifetimeMs: 3_600_000,
         }
         return (
           messageProblem(read.fields, { ...expect, now: f.issuedAt }) === undefined &&
@@ -98,7 +100,7 @@ t.test('EIP-4361: the optional fields and the blank lines of a message without a
   const full = createSiweMessage({
     ...base,
     statement: 'Hello.',
-    expirationTime: new Date('2030-01-02T00:00:00Z'),
+    expirationTime: new Date('2030-01-01T00:30:00Z'),
     notBefore: new Date('2030-01-01T00:00:10Z'),
     requestId: 'req-1',
     resources: ['https://app.example/a', 'ipfs://bafy'],
@@ -107,7 +109,14 @@ t.test('EIP-4361: the optional fields and the blank lines of a message without a
   if (read.kind !== 'eip4361') throw new Error(read.kind)
   t.same(read.fields.resources, ['https://app.example/a', 'ipfs://bafy'])
   t.equal(read.fields.requestId, 'req-1')
-  const expect = { domain: 'app.example', scheme: 'https', address: base.address, chainId: 10 }
+  const expect = {
+    domain: 'app.example',
+    scheme: 'https',
+    uri: 'https://app.example',
+    address: base.address,
+    chainId: 10,
+    nonceLifetimeMs: 3_600_000,
+  }
   t.match(messageProblem(read.fields, { ...expect, now: base.issuedAt }), /validity window/, 'not before')
   t.equal(messageProblem(read.fields, { ...expect, now: new Date('2030-01-01T00:00:10Z') }), undefined)
 

@@ -1,8 +1,9 @@
 // A page the gateway serves itself, opened under another loopback name than PUBLIC_ORIGIN's (the log
 // prints http://127.0.0.1:<port>; PUBLIC_ORIGIN defaults to http://localhost:<port>): its same-origin
-// challenge GET carries no Origin, so outside production the Host it used names the message's site,
-// and its verify (whose Origin is that alias) succeeds. In production, and for any other Host, the
-// message names PUBLIC_ORIGIN as before.
+// challenge GET carries no Origin (and, from the gateway's own pages, no Referer), so outside
+// production the Host it used names the message's site when that is an allowed origin, and its verify
+// (whose Origin is that alias) succeeds. In production, for a Host naming no allowed origin, and for
+// a request no browser marked same-origin (apps, servers), the message names PUBLIC_ORIGIN.
 import t from 'tap'
 import { parseSiweMessage } from 'viem/siwe'
 import { startGateway } from '../helpers/gateway.js'
@@ -12,11 +13,11 @@ import { newWallet } from '../helpers/wallet.js'
 async function gateway(t: Parameters<typeof startGateway>[0], env: Record<string, string>) {
   const gw = await startGateway(t, { env })
   const wallet = newWallet()
-  /** The challenge as a same-origin page under `host` asks it: Host, no Origin. */
-  const challenge = async (host: string) => {
+  /** The challenge as a same-origin page under `host` asks it: Host, no Origin, no Referer. */
+  const challenge = async (host: string, headers: Record<string, string> = SAME_ORIGIN) => {
     const res = await gw.app.inject({
       url: `/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`,
-      headers: { host },
+      headers: { host, ...headers },
     })
     t.equal(res.statusCode, 200, `challenge under ${host}`)
     return res.json<{ nonce: string; message: string }>().message
@@ -32,6 +33,8 @@ async function gateway(t: Parameters<typeof startGateway>[0], env: Record<string
 }
 
 const firstLine = (message: string) => message.split('\n')[0]
+/** What a browser marks a same-origin request with (Fetch Metadata). */
+const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' }
 
 t.test('outside production a loopback alias of PUBLIC_ORIGIN gets a message naming itself', async (t) => {
   const aliases: Array<[publicOrigin: string, page: string]> = [
@@ -51,12 +54,17 @@ t.test('outside production a loopback alias of PUBLIC_ORIGIN gets a message nami
   }
 })
 
-t.test('any other Host, and any Host in production, gets a message naming PUBLIC_ORIGIN', async (t) => {
+t.test('a Host naming no allowed origin, and any Host in production, gets PUBLIC_ORIGIN', async (t) => {
   const gw = await gateway(t, { PUBLIC_ORIGIN: 'http://localhost:3000' })
+  // Outside production every loopback development server is allowed, on any port.
+  for (const host of ['127.0.0.1:3001', 'localhost:5173', '127.0.0.1']) {
+    t.equal(
+      firstLine(await gw.challenge(host)),
+      `http://${host} wants you to sign in with your Ethereum account:`,
+    )
+  }
   const others = [
-    '127.0.0.1:3001',
     'evil.example:3000',
-    '127.0.0.1',
     'localhost:3000',
     '10.0.0.1:3000',
     '[::1',
@@ -67,6 +75,13 @@ t.test('any other Host, and any Host in production, gets a message naming PUBLIC
       firstLine(await gw.challenge(host)),
       'http://localhost:3000 wants you to sign in with your Ethereum account:',
       host,
+    )
+  }
+  for (const fetchSite of [undefined, 'same-site', 'cross-site', 'none']) {
+    t.equal(
+      firstLine(await gw.challenge('127.0.0.1:3000', fetchSite ? { 'sec-fetch-site': fetchSite } : {})),
+      'http://localhost:3000 wants you to sign in with your Ethereum account:',
+      `Sec-Fetch-Site ${fetchSite}: not a browser's same-origin request, the Host names nothing`,
     )
   }
   const production = await gateway(t, { NODE_ENV: 'production', PUBLIC_ORIGIN: 'http://localhost:3000' })
@@ -96,7 +111,10 @@ t.test("a lapsed session's challenge names the alias too", async (t) => {
   const cookie = signedIn.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
   gw.sandbox.control.lapseSessions()
   // The page's history GET: same-origin, so no Origin; the upstream refuses the lapsed token.
-  const res = await gw.app.inject({ url: '/api/v1/orders', headers: { host: '127.0.0.1:3000', cookie } })
+  const res = await gw.app.inject({
+    url: '/api/v1/orders',
+    headers: { host: '127.0.0.1:3000', cookie, ...SAME_ORIGIN },
+  })
   t.equal(res.json().code, 'SESSION_EXPIRED')
   t.equal(
     firstLine(res.json().challenge.message),

@@ -16,7 +16,15 @@ const fields = {
   issuedAt: now,
   expirationTime: new Date(now.getTime() + 600_000),
 }
-const expect = { domain: 'app.example', scheme: 'https', address: wallet.address, chainId: 1, now }
+const expect = {
+  domain: 'app.example',
+  scheme: 'https',
+  uri: 'https://app.example',
+  address: wallet.address,
+  chainId: 1,
+  now,
+  nonceLifetimeMs: 300_000,
+}
 
 t.test('a conforming nonce: the library message, read back with every field', async (t) => {
   const message = buildMessage({ ...fields, nonce: 'abcDEF123' }) ?? ''
@@ -61,7 +69,9 @@ t.test(
     )
     t.equal(readMessage(message.replace(/\nURI: .*/, '')).kind, 'malformed', 'a required field missing')
     t.equal(readMessage(message.replace(/\nNonce: .*/, '')).kind, 'no-nonce')
-    t.equal(readMessage('Nonce: abc').kind, 'plain')
+    t.same(readMessage('Nonce: abc'), { kind: 'plain', nonce: 'abc' })
+    t.same(readMessage('Sign this'), { kind: 'plain', nonce: undefined })
+    t.equal(readMessage('Nonce: abc\nNonce: def').kind, 'malformed', 'two Nonce lines in a bare message')
     t.match(readMessage('app.example wants you to sign in with your Solana account:\nabc\n\nNonce: 1'), {
       kind: 'other-chain',
       domain: 'app.example',
@@ -84,6 +94,38 @@ t.test('the local checks name what is wrong', async (t) => {
     messageProblem(read.fields, { ...expect, now: new Date(now.getTime() + 600_000) }),
     /validity window/,
   )
+})
+
+t.test("the URI must be on the site's origin, and the times within the window", async (t) => {
+  const problemOf = (change: Partial<typeof fields>, at = now) => {
+    const read = readMessage(buildMessage({ ...fields, ...change, nonce: 'abcDEF123' }) ?? '')
+    if (read.kind !== 'eip4361') throw new Error('expected an EIP-4361 message')
+    return messageProblem(read.fields, { ...expect, now: at })
+  }
+  const ms = (offset: number) => new Date(now.getTime() + offset)
+  t.equal(problemOf({ uri: 'https://app.example/sign-in' }), undefined, 'a page of the site')
+  for (const uri of [
+    'https://evil.example',
+    'http://app.example',
+    'https://app.example:444',
+    'https://u@app.example',
+  ]) {
+    t.match(problemOf({ uri }), /URI is not https:\/\/app\.example/, uri)
+  }
+  t.equal(
+    problemOf({ issuedAt: ms(60_000), expirationTime: ms(120_000) }),
+    undefined,
+    '60 s ahead: a fast clock',
+  )
+  t.match(problemOf({ issuedAt: ms(61_000), expirationTime: ms(120_000) }), /Issued At is in the future/)
+  t.equal(problemOf({ issuedAt: ms(-300_000), expirationTime: ms(1) }), undefined, 'as old as the nonce')
+  t.match(
+    problemOf({ issuedAt: ms(-300_001), expirationTime: ms(60_000) }),
+    /expired/,
+    'older than the nonce',
+  )
+  t.equal(problemOf({ expirationTime: ms(3_600_000) }), undefined, 'valid for an hour')
+  t.match(problemOf({ expirationTime: ms(3_600_001) }), /more than an hour/)
 })
 
 t.test('chain ids: decimal or CAIP-2 eip155, nothing else', async (t) => {

@@ -6,6 +6,7 @@ import { assertProblem } from '../helpers/problem.js'
 import { SITE, startAuthGateway } from './client.js'
 import { signedBody, signInThroughGateway, verifyThroughGateway } from '../helpers/sign-in.js'
 import { newWallet } from '../helpers/wallet.js'
+import { loadConfig } from '../../src/config.js'
 
 /** A verify body as given: for the claims a wallet signing in for itself would not make. */
 const verifyBody = (address: string, message: string, signature: string, chainId = '1') => ({
@@ -65,8 +66,8 @@ t.test('a message without a Nonce line is NONCE_MISSING', async (t) => {
   )
   t.equal(
     gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length,
-    1,
-    'a plain message is the upstream’s call',
+    0,
+    'a plain message is refused by the gateway, without an upstream call',
   )
 
   const challenge = await browser.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`)
@@ -79,19 +80,42 @@ t.test('a message without a Nonce line is NONCE_MISSING', async (t) => {
   )
   t.equal(
     gw.sandbox.control.requestsTo('POST /auth/siwx/verify').length,
-    1,
+    0,
     'an EIP-4361 one is refused by the gateway, without an upstream call',
   )
 })
 
-t.test("the upstream's own format, a plain `Nonce: <nonce>` message, still signs in", async (t) => {
-  const gw = await startAuthGateway(t)
-  const browser = gw.client()
-  const wallet = newWallet()
-  const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
-  const { verify: res } = await verifyThroughGateway(browser, wallet, `Nonce: ${nonce}`)
-  t.equal(res.status, 201, res.text)
-})
+t.test(
+  "with SIWX_ALLOW_BARE_MESSAGES=true the upstream's bare `Nonce: <nonce>` message signs in",
+  async (t) => {
+    const gw = await startAuthGateway(t, { env: { SIWX_ALLOW_BARE_MESSAGES: 'true' } })
+    const browser = gw.client()
+    const wallet = newWallet()
+    const { nonce } = (await browser.get('/api/auth/siwx/challenge')).json
+    const { verify: res } = await verifyThroughGateway(browser, wallet, `Nonce: ${nonce}`)
+    t.equal(res.status, 201, res.text)
+
+    // Still bound to the wallet a challenge named.
+    const { nonce: bound } = (
+      await browser.get(`/api/auth/siwx/challenge?address=${wallet.address}&chainId=1`)
+    ).json
+    const other = await verifyThroughGateway(gw.client(), newWallet(), `Nonce: ${bound}`)
+    t.equal(other.verify.json.code, 'SIGNATURE_INVALID', 'a nonce issued for another address')
+    t.match(other.verify.json.detail, /issued for another address/)
+  },
+)
+
+t.test(
+  'SIWX_ALLOW_BARE_MESSAGES is false unless set to true; another value stops start-up naming it',
+  async (t) => {
+    t.equal(loadConfig({}).auth.allowBareMessages, false)
+    t.equal(loadConfig({ SIWX_ALLOW_BARE_MESSAGES: 'true' }).auth.allowBareMessages, true)
+    t.throws(
+      () => loadConfig({ SIWX_ALLOW_BARE_MESSAGES: 'yes' }),
+      /SIWX_ALLOW_BARE_MESSAGES: must be true or false/,
+    )
+  },
+)
 
 t.test('a wrong tenant key is UPSTREAM_AUTH_FAILED, logged at error level without the key', async (t) => {
   const wrongKey = 'not-the-tenant-key-of-this-upstream-42'

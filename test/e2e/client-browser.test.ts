@@ -4,20 +4,11 @@
 // signIn says so, naming both origins and the way out, instead of resolving into a page that is not
 // signed in.
 import { createServer } from 'node:http'
-import { fileURLToPath } from 'node:url'
-import * as esbuild from 'esbuild'
 import type { Page } from 'playwright-core'
 import t, { type Test } from 'tap'
-import { CHROMIUM, launchBrowser, listeningGateway } from '../helpers/browser.js'
+import { CHROMIUM, clientBundle, launchBrowser, listeningGateway } from '../helpers/browser.js'
 import { listen } from '../helpers/ports.js'
 import { newWallet } from '../helpers/wallet.js'
-
-/** The client package as a frontend's bundler would ship it, from its sources. */
-async function clientBundle(): Promise<string> {
-  const entry = fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url))
-  const built = await esbuild.build({ entryPoints: [entry], bundle: true, write: false, format: 'esm' })
-  return built.outputFiles[0]!.text
-}
 
 /** A frontend's server: a page and the client's bundle, on every host name that reaches it. */
 async function frontend(t: Test): Promise<number> {

@@ -1,6 +1,8 @@
 // Headless Chromium (Debian's, never a downloaded one) for the browser tests, a gateway listening
 // on a free port under the host name a page reaches it by, and an injected wallet.
 import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import type { Test } from 'tap'
 import { hexToString, type Hex } from 'viem'
@@ -67,4 +69,11 @@ export async function injectWallet(page: Page) {
     })
   }, account.address)
   return { account, signed, control }
+}
+
+/** The client package as a frontend's bundler would ship it, from its sources. */
+export async function clientBundle(): Promise<string> {
+  const entry = fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url))
+  const built = await esbuild.build({ entryPoints: [entry], bundle: true, write: false, format: 'esm' })
+  return built.outputFiles[0]!.text
 }

@@ -1,7 +1,9 @@
 // Signing in as a wallet does it, the one copy the tests share: a real private key (viem) signs the
 // message, and the signature goes to verify with the account and chain it claims. Two doors: the
-// sandbox's own routes (the upstream: its bare `Nonce: <nonce>` message, the tenant key), and the
-// gateway's, through a browser-like client (its challenge's EIP-4361 message, cookies kept).
+// sandbox's own routes (the upstream, which reads only the `Nonce:` line: an EIP-4361 message of its
+// own site, the tenant key), and the gateway's, through a browser-like client (the EIP-4361 message
+// its challenge gives for the wallet, cookies kept). The gateway refuses the upstream's bare
+// `Nonce: <nonce>` message unless SIWX_ALLOW_BARE_MESSAGES=true; tests that need it set that.
 import type { PrivateKeyAccount } from 'viem'
 import { z } from 'zod'
 import { type CallResult, call, TENANT } from '../sandbox/http.js'
