@@ -11,6 +11,7 @@ import { z } from 'zod'
 import { sessionCookieFor } from '../edge/cookies.js'
 import type { RouteAnswers } from '../edge/route-answers.js'
 import { pageHeaders } from '../edge/security-headers.js'
+import { documented } from '../edge/wire-types.js'
 import { ERRORS_STYLE_HASH, errorsPage } from './errors-page.js'
 import { errorCatalogue } from './error-catalogue.js'
 import { tidy } from './json-schema.js'
@@ -93,7 +94,11 @@ export const openapiCollector = fp(
 )
 
 const html = 'text/html; charset=utf-8'
-const page = (description: string) => ({ description, contentType: 'text/html', body: z.string() })
+const page = (description: string) => ({
+  description,
+  contentType: 'text/html',
+  body: documented(z.string(), { maxLength: 1_000_000 }),
+})
 
 /** What Swagger UI's page needs: its own scripts and styles, inline style attributes, data: images. */
 const referencePolicy = (publicOrigin: string) => ({
@@ -129,7 +134,13 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
       ...(isPage ? { securityHeaderSet: headers } : {}),
     }
     if (isPage && route.method === 'GET') {
-      route.schema = { summary: 'The API reference page', tags: ['ops'], operationId: 'getReference' }
+      route.schema = {
+        summary: 'The API reference page',
+        description:
+          "This API's reference, rendered from this document, with a way to try each operation; every asset is served by the gateway.",
+        tags: ['ops'],
+        operationId: 'getReference',
+      }
     }
   })
   await app.register(swaggerUi, {
@@ -160,13 +171,19 @@ export const docsRoutes = fp(
     app.get(
       `${opts.apiPrefix}/openapi.json`,
       {
-        schema: { summary: 'This OpenAPI document', tags: ['ops'], operationId: 'getOpenApiDocument' },
+        schema: {
+          summary: 'This OpenAPI document',
+          description:
+            "This document, built from each route's own declarations: br or gzip by `Accept-Encoding`, with an `ETag` for `If-None-Match`.",
+          tags: ['ops'],
+          operationId: 'getOpenApiDocument',
+        },
         config: {
           answers: {
             success: {
               200: {
                 description: 'This OpenAPI 3.1 document.',
-                body: z.looseObject({ openapi: z.string() }),
+                body: z.looseObject({ openapi: documented(z.string(), { maxLength: 16 }) }),
               },
             },
             problems: [],
@@ -179,7 +196,13 @@ export const docsRoutes = fp(
     app.get(
       `${opts.apiPrefix}/docs/errors`,
       {
-        schema: { summary: 'The error codes', tags: ['ops'], operationId: 'getErrorCodes' },
+        schema: {
+          summary: 'The error codes',
+          description:
+            'Every problem code with its HTTP status, its meaning and whether a retry may succeed; one `#code-slug` anchor each.',
+          tags: ['ops'],
+          operationId: 'getErrorCodes',
+        },
         config: {
           cspDirectives: errorsPolicy,
           answers: { success: { 200: page('The error codes, one `#code-slug` anchor each.') }, problems: [] },
