@@ -15,6 +15,7 @@ import { documented } from '../edge/wire-types.js'
 import { ERRORS_STYLE_HASH, errorsPage } from './errors-page.js'
 import { errorCatalogue } from './error-catalogue.js'
 import { tidy } from './json-schema.js'
+import { accessibleReference, REFERENCE_CSS, withViewport } from './reference-theme.js'
 import {
   completeDocument,
   type DocumentContext,
@@ -133,6 +134,13 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
       answers: isPage ? REFERENCE_ANSWERS : ASSET_ANSWERS,
       ...(isPage ? { securityHeaderSet: headers } : {}),
     }
+    if (isPage) {
+      // The plugin's page template has no viewport: added here, so phones lay it out at their width.
+      route.onSend = [
+        ...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []),
+        async (_request, _reply, payload) => (typeof payload === 'string' ? withViewport(payload) : payload),
+      ]
+    }
     if (isPage && route.method === 'GET') {
       route.schema = {
         summary: 'The API reference page',
@@ -145,7 +153,10 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
   })
   await app.register(swaggerUi, {
     routePrefix: url,
-    theme: { title: `${TITLE} reference` },
+    theme: {
+      title: `${TITLE} reference`,
+      css: [{ filename: 'accessible.css', content: REFERENCE_CSS }],
+    },
     // BaseLayout: no top bar, whose URL box would load other documents and whose logo needs an inline style.
     uiConfig: {
       layout: 'BaseLayout',
@@ -153,6 +164,7 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
       displayOperationId: true,
       withCredentials: true,
       docExpansion: 'list',
+      plugins: [accessibleReference],
     },
   })
 }
