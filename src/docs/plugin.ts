@@ -8,6 +8,8 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { bodySender } from '../catalog/send.js'
+import { Representation } from '../catalog/representation.js'
 import { sessionCookieFor } from '../edge/cookies.js'
 import type { RouteAnswers } from '../edge/route-answers.js'
 import { pageHeaders } from '../edge/security-headers.js'
@@ -172,6 +174,18 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
 export const docsRoutes = fp(
   async (app: FastifyInstance, opts: DocsOptions) => {
     const catalogue = errorCatalogue()
+    const send = bodySender('public, max-age=300')
+    let representation: Representation | undefined
+    const document = () => {
+      representation ??= new Representation(Buffer.from(JSON.stringify(app.swagger())), {
+        compressions: 0,
+        serializations: 0,
+      })
+      return representation
+    }
+    app.addHook('onReady', async () => {
+      await document().precompress()
+    })
     const errorsPolicy = {
       defaultSrc: ["'none'"],
       styleSrc: [ERRORS_STYLE_HASH],
@@ -194,16 +208,22 @@ export const docsRoutes = fp(
           answers: {
             success: {
               200: {
-                description: 'This OpenAPI 3.1 document.',
+                description: 'This OpenAPI 3.1 document, br or gzip by Accept-Encoding (Vary: Accept-Encoding).',
                 body: z.looseObject({ openapi: documented(z.string(), { maxLength: 16 }) }),
+                headers: {
+                  ETag: 'Strong validator of this coding of the document; send it back in If-None-Match.',
+                  'Cache-Control': 'public, max-age=300',
+                },
               },
+              304: { description: 'Not modified: the ETag sent in If-None-Match is current.' },
             },
             problems: [],
           },
         },
       },
-      // @fastify/swagger builds the document once and keeps it.
-      async (_r, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
+      // Serialized and compressed (br, gzip) once, as the catalog's bodies are, then served by
+      // Accept-Encoding with a strong ETag per coding.
+      (request, reply) => send(request, reply, document()),
     )
     app.get(
       `${opts.apiPrefix}/docs/errors`,

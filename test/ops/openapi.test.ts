@@ -1,4 +1,5 @@
 import { validate } from '@readme/openapi-parser'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import t from 'tap'
 import { codeSlug, ERROR_CODES, type ErrorCode } from '../../src/errors.js'
 import { buildUnready, startGateway } from '../helpers/gateway.js'
@@ -96,6 +97,33 @@ const operations = (doc: Doc) =>
 const { app } = await startGateway(t)
 const served = await app.inject({ url: '/api/openapi.json' })
 const doc = served.json() as Doc
+
+t.test('the document is served br or gzip as the client accepts, with Vary and a strong ETag', async (t) => {
+  const identity = served.rawPayload
+  t.notOk(served.headers['content-encoding'], 'uncompressed to a client that asks for no coding')
+  for (const [coding, decode] of [
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const) {
+    const res = await app.inject({ url: '/api/openapi.json', headers: { 'accept-encoding': `${coding}` } })
+    t.equal(res.statusCode, 200)
+    t.equal(res.headers['content-encoding'], coding)
+    t.match(res.headers.vary, /Accept-Encoding/)
+    t.ok(
+      res.rawPayload.length < identity.length / 4,
+      `${coding}: ${res.rawPayload.length} of ${identity.length} bytes`,
+    )
+    t.same(decode(res.rawPayload), identity, `${coding}: the same document`)
+    const etag = String(res.headers.etag)
+    t.match(etag, /^"[^"]+"$/, 'a strong ETag')
+    t.not(etag, served.headers.etag, 'one per coding')
+    const again = await app.inject({
+      url: '/api/openapi.json',
+      headers: { 'accept-encoding': coding, 'if-none-match': etag },
+    })
+    t.equal(again.statusCode, 304, `${coding}: a current ETag is answered 304`)
+  }
+})
 
 t.test(
   'the OpenAPI document is valid OpenAPI 3.1 with one operationId per route of the contract',

@@ -817,6 +817,12 @@ export interface operations {
           }
         }
       }
+      304: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
     }
   }
   getErrorCodes: {
