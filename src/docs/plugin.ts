@@ -43,8 +43,8 @@ const description = (
 every failure is an \`application/problem+json\` document (\`Problem\`) with a stable \`code\`: [the error codes](${errorsUrl}).
 
 Sessions: the session cookie set by sign-in, or \`Authorization: Bearer <sessionToken>\` for clients without cookies.
-Rate limits count per client and route group; limited routes send \`x-ratelimit-limit\`, \`x-ratelimit-remaining\`
-and \`x-ratelimit-reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`.
+Rate limits count per client and route group; limited routes send \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`
+and \`X-RateLimit-Reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`.
 
 Server-sent event streams (\`text/event-stream\`) type their answer's \`schema\` as the union of their events' data, and
 name each event with its data under \`x-events\`. Prometheus metrics are served on a separate internal port
@@ -208,7 +208,8 @@ export const docsRoutes = fp(
           answers: {
             success: {
               200: {
-                description: 'This OpenAPI 3.1 document, br or gzip by Accept-Encoding (Vary: Accept-Encoding).',
+                description:
+                  'This OpenAPI 3.1 document, br or gzip by Accept-Encoding (Vary: Accept-Encoding).',
                 body: z.looseObject({ openapi: documented(z.string(), { maxLength: 16 }) }),
                 headers: {
                   ETag: 'Strong validator of this coding of the document; send it back in If-None-Match.',
