@@ -53,6 +53,13 @@ const app = await buildApp(withUpstream(config, upstreamUrl), sandbox ? { sandbo
 process.once('exit', () => (app.log as Logger).flush())
 
 const times = config.shutdown
+/**
+ * Phase 1 (the ready delay) gives a load balancer time to stop sending: it applies to SIGTERM, what
+ * orchestrators send, and in production to any signal. Outside production, Ctrl-C (SIGINT) from a
+ * developer's terminal skips it and drains at once.
+ */
+const readyDelayFor = (signal: string | undefined) =>
+  signal === 'SIGINT' && config.env !== 'production' ? 0 : times.readyDelayMs
 // A backstop only (it exits 1): shutDown itself ends within its phases, cutting what is left.
 const backstopMs = times.readyDelayMs + times.timeoutMs + 5_000
 closeWithGrace({ delay: backstopMs, logger: false }, async ({ signal, err }) => {
@@ -61,7 +68,7 @@ closeWithGrace({ delay: backstopMs, logger: false }, async ({ signal, err }) => 
     await app.close()
   } else {
     app.log.info({ signal }, 'shutting down')
-    await shutDown(app, times)
+    await shutDown(app, { ...times, readyDelayMs: readyDelayFor(signal) })
   }
   await sandbox?.close()
 })

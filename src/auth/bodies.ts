@@ -2,17 +2,29 @@
 // `SignInResult`; `Challenge` is in edge/problem-schema.ts, as problems carry it too) and the typed
 // client takes its types from them.
 import { z } from 'zod'
+import { documented } from '../edge/wire-types.js'
+
+// What sign-in took is bounded by its checks (auth/schemas.ts); the rest comes from the swap service,
+// which gives no limits: documented, not checked (edge/wire-types.ts).
 
 const wallet = {
-  address: z.string().describe('The signed-in wallet.'),
-  chainId: z.string().describe('Its chain, as given at sign-in (`1` or `eip155:1`).'),
+  address: documented(z.string(), { maxLength: 128 }).describe('The signed-in wallet.'),
+  chainId: documented(z.string(), { maxLength: 64 }).describe(
+    'Its chain, as given at sign-in (`1` or `eip155:1`).',
+  ),
 }
 const signedIn = {
   signedIn: z.literal(true),
   ...wallet,
-  userId: z.string().nullable().describe("The swap service's user id (`userId` on their orders)."),
-  expiresAt: z.iso.datetime().describe('When the access token lapses (ISO 8601 UTC).'),
-  expiresIn: z.int().describe('Whole seconds until expiresAt.'),
+  userId: documented(z.string(), { maxLength: 128 })
+    .nullable()
+    .describe("The swap service's user id (`userId` on their orders)."),
+  expiresAt: documented(z.iso.datetime(), { maxLength: 32 }).describe(
+    'When the access token lapses (ISO 8601 UTC).',
+  ),
+  expiresIn: documented(z.int(), { minimum: 0, maximum: 2_592_000 }).describe(
+    'Whole seconds until expiresAt.',
+  ),
 }
 
 export const sessionAnswer = z
@@ -45,8 +57,8 @@ export type SessionView = z.infer<typeof sessionAnswer>
 export const signInResult = z
   .looseObject({
     ...signedIn,
-    sessionToken: z
-      .string()
+    // The sealed session, as the cookie carries it: within a browser's 4096-byte cookie.
+    sessionToken: documented(z.string(), { maxLength: 4096 })
       .optional()
       .describe('Only with the request header `X-Session-Mode: token` (or a Bearer session).'),
   })

@@ -19,6 +19,7 @@ export const challengeQuery = z
       .optional(),
     chainId: z
       .string({ error: queryField('must be a chain id') })
+      .max(23, 'must be a decimal EVM chain id (1) or CAIP-2 (eip155:1)')
       .regex(CHAIN_ID, 'must be a decimal EVM chain id (1) or CAIP-2 (eip155:1)')
       .optional(),
   })

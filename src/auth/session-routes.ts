@@ -28,7 +28,13 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
   routes.get(
     '/auth/session',
     {
-      schema: { summary: 'Who is signed in (never 401)', tags: ['auth'], operationId: 'getSession' },
+      schema: {
+        summary: 'Who is signed in (never 401)',
+        description:
+          "Who is signed in on this request's session cookie or Bearer token. Never 401, so a page can ask on load.",
+        tags: ['auth'],
+        operationId: 'getSession',
+      },
       config: {
         group: 'global',
         answers: {
@@ -55,7 +61,13 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
   routes.get(
     '/auth/me',
     {
-      schema: { summary: 'The signed-in user, from the swap service', tags: ['auth'], operationId: 'getMe' },
+      schema: {
+        summary: 'The signed-in user, from the swap service',
+        description:
+          "The signed-in user as the swap service describes it (its `id` is `userId` on the user's orders).",
+        tags: ['auth'],
+        operationId: 'getMe',
+      },
       config: {
         group: 'global',
         answers: {
@@ -91,6 +103,8 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
       schema: {
         headers: sessionModeHeaders,
         summary: 'Renew the session, or get a challenge',
+        description:
+          "Renews the session's access token; when it cannot, the problem carries a fresh challenge for the wallet to sign.",
         tags: ['auth'],
         operationId: 'refreshSession',
       },
@@ -126,6 +140,8 @@ export async function sessionRoutes(app: FastifyInstance, opts: SessionRoutesOpt
     {
       schema: {
         summary: 'Sign out: ends the session and every copy of it',
+        description:
+          'Ends the session and every copy of it (the cookie and the Bearer token alike), on every instance.',
         tags: ['auth'],
         operationId: 'logout',
       },

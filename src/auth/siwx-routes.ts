@@ -25,6 +25,8 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
       schema: {
         querystring: challengeQuery,
         summary: 'A sign-in nonce, and a message to sign',
+        description:
+          'A single-use nonce; with `address` and `chainId`, also the EIP-4361 message to sign, naming the page that asks.',
         tags: ['auth'],
         operationId: 'getChallenge',
       },
@@ -61,6 +63,8 @@ export async function siwxRoutes(app: FastifyInstance, opts: SiwxRoutesOptions) 
         body: verifyBody,
         headers: sessionModeHeaders,
         summary: 'Exchange a wallet signature for a session',
+        description:
+          'Checks the signed sign-in message and opens a session: the session cookie, or with `X-Session-Mode: token` a Bearer `sessionToken` in the body.',
         tags: ['auth'],
         operationId: 'verifySignIn',
       },

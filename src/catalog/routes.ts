@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { RouteAnswers, SuccessAnswer } from '../edge/route-answers.js'
+import { documented } from '../edge/wire-types.js'
 import { problems } from '../problems.js'
 import { blockchainSchema, catalogSchema, tokenSchema } from '../upstream/schemas.js'
 import type { DerivedBodies } from './bodies.js'
@@ -47,6 +48,8 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
       schema: {
         querystring: tokensQuery,
         summary: 'The token catalog, optionally filtered',
+        description:
+          "Every token of the swap service's catalog, served from the gateway's copy (no upstream call per request), optionally filtered by `tradable`, `network`, `symbol` or `q`. Send the `ETag` back in `If-None-Match` for a 304; br and gzip by `Accept-Encoding`.",
         tags: ['catalog'],
         operationId: 'listTokens',
       },
@@ -72,6 +75,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
       schema: {
         params: tokenParams,
         summary: 'One token of the catalog',
+        description: "One token of the catalog by its id, from the gateway's copy of the catalog.",
         tags: ['catalog'],
         operationId: 'getToken',
       },
@@ -97,10 +101,20 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
   routes.get(
     '/v1/chains',
     {
-      schema: { summary: 'The distinct chains of the catalog', tags: ['catalog'], operationId: 'listChains' },
+      schema: {
+        summary: 'The distinct chains of the catalog',
+        description:
+          "The chains the catalog's tokens are on, each once, from the gateway's copy of the catalog.",
+        tags: ['catalog'],
+        operationId: 'listChains',
+      },
       config: {
         group: 'catalog',
-        answers: served('The distinct chains of the catalog.', z.array(blockchainSchema), []),
+        answers: served(
+          'The distinct chains of the catalog.',
+          documented(z.array(blockchainSchema), { maxItems: 1000 }),
+          [],
+        ),
       },
     },
     async (request, reply) => {

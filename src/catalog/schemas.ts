@@ -2,7 +2,7 @@
 // `?network=ETH&network=SOL` is a clear error rather than a silent choice of one.
 import { z } from 'zod'
 import { queryField } from '../edge/field-messages.js'
-import { onTheWire } from '../edge/wire-types.js'
+import { ID_MAX, onTheWire } from '../edge/wire-types.js'
 
 const text = (max: number) =>
   z
@@ -28,8 +28,9 @@ export const tokenParams = z.object({
   id: onTheWire(
     z
       .string()
-      .regex(/^0*[1-9][0-9]{0,14}$/, 'must be a token id (a positive integer)')
-      .transform(Number),
-    { type: 'integer', minimum: 1 },
+      .regex(/^0*[1-9][0-9]{0,9}$/, 'must be a token id (a positive integer)')
+      .transform(Number)
+      .refine((id) => id <= ID_MAX, `must be a token id (at most ${ID_MAX})`),
+    { type: 'integer', minimum: 1, maximum: ID_MAX },
   ),
 })

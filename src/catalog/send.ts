@@ -26,7 +26,8 @@ export type SendBody = (
   request: FastifyRequest,
   reply: FastifyReply,
   body: Representation,
-  status: CacheStatus,
+  /** The catalog's X-Cache-Status; absent for a body that is not the catalog's (the OpenAPI document). */
+  status?: CacheStatus,
 ) => FastifyReply | Promise<FastifyReply>
 
 export function bodySender(cacheControl: string): SendBody {
@@ -38,11 +39,8 @@ export function bodySender(cacheControl: string): SendBody {
   return (request, reply, body, status) => {
     const coding = body.codingFor(codings.negotiate(request.headers['accept-encoding'] ?? '') ?? 'identity')
     const etag = body.etag(coding)
-    reply
-      .header('content-type', JSON_TYPE)
-      .header('etag', etag)
-      .header('cache-control', cacheControl)
-      .header('x-cache-status', status)
+    reply.header('content-type', JSON_TYPE).header('etag', etag).header('cache-control', cacheControl)
+    if (status) reply.header('x-cache-status', status)
     addVary(reply)
     if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send()
     if (coding !== 'identity') reply.header('content-encoding', coding)

@@ -13,14 +13,23 @@ export type Json = Record<string, unknown>
 export const COMPONENTS = '#/components/schemas/'
 const TARGET = 'draft-2020-12'
 
+const INT32 = 2_147_483_647
+
 /**
- * zod writes the safe-integer range on every `z.int()`: noise for a reader, already said by
- * `integer`. A parameter parsed from text is shown as what the text stands for.
+ * An integer's format, from the bounds zod writes on every `z.int()` (the safe-integer range unless the
+ * schema narrows it): `int32` when they fit in 32 bits, `int64` otherwise.
  */
+function integerFormat(schema: Json): void {
+  if (schema.type !== 'integer' || schema.format !== undefined) return
+  const low = (schema.minimum ?? schema.exclusiveMinimum) as number | undefined
+  const high = (schema.maximum ?? schema.exclusiveMaximum) as number | undefined
+  const fits = low !== undefined && high !== undefined && low >= -INT32 - 1 && high <= INT32
+  schema.format = fits ? 'int32' : 'int64'
+}
+
+/** A parameter parsed from text is shown as what the text stands for. */
 export function tidy(ctx: { jsonSchema: core.JSONSchema.BaseSchema }): void {
   const schema = ctx.jsonSchema as Json
-  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum
-  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum
   if (schema.properties && isEmpty(schema.additionalProperties)) delete schema.additionalProperties
   // zod's own pattern for an ISO datetime says nothing `format` does not, in 300 characters.
   if (schema.format === 'date-time') delete schema.pattern
@@ -28,6 +37,7 @@ export function tidy(ctx: { jsonSchema: core.JSONSchema.BaseSchema }): void {
   if (base) return replace(schema, builtOnBase(schema, base))
   const wire = schema[WIRE_KEY] as WireType | undefined
   if (wire) replace(schema, wire)
+  integerFormat(schema)
 }
 
 const isEmpty = (value: unknown) =>

@@ -32,26 +32,55 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
 const BEFORE_LIMITER = new Set(['408', '414', '431'])
 
 type Header = { description: string; schema: Json }
-/** Headers a client reads. */
+/** A count or a number of seconds, as a header carries it. */
+const COUNT = { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 }
+/** Headers a client reads, by their canonical names (header names are case-insensitive on the wire). */
 const HEADERS = {
-  'x-request-id': {
+  'X-Request-Id': {
     description:
       "This request's id: the client's own when sane, or one made by the gateway (a problem's `requestId`).",
-    schema: { type: 'string' },
+    schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._-]+$' },
   },
-  'x-ratelimit-limit': {
+  'X-RateLimit-Limit': {
     description: "Requests allowed per window in this route's rate-limit group.",
-    schema: { type: 'integer' },
+    schema: COUNT,
   },
-  'x-ratelimit-remaining': {
-    description: 'Requests left in the current window.',
-    schema: { type: 'integer' },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: COUNT },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: COUNT },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: COUNT },
+  'Access-Control-Allow-Origin': {
+    description:
+      "The request's `Origin`, when it is an allowed cross origin (absent on same-origin requests).",
+    schema: { type: 'string', format: 'uri', maxLength: 2048 },
   },
-  'x-ratelimit-reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
-  'retry-after': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+  'Access-Control-Allow-Credentials': {
+    description:
+      'With `Access-Control-Allow-Origin`: the browser may send and read credentials (the cookie).',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Access-Control-Expose-Headers': {
+    description: 'With `Access-Control-Allow-Origin`: the response headers a cross-origin page may read.',
+    schema: { type: 'string', maxLength: 512 },
+  },
 } satisfies Record<string, Header>
 type HeaderName = keyof typeof HEADERS
-const RATE_LIMIT_HEADERS: HeaderName[] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
+const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
+const CORS_HEADERS: HeaderName[] = [
+  'Access-Control-Allow-Origin',
+  'Access-Control-Allow-Credentials',
+  'Access-Control-Expose-Headers',
+]
+
+/** The headers a route declares as its own (`SuccessAnswer.headers`), by name; text otherwise. */
+const OWN_HEADER_SCHEMAS: Record<string, Json> = {
+  ETag: { type: 'string', maxLength: 64 },
+  'Cache-Control': { type: 'string', maxLength: 128 },
+  'X-Cache-Status': { type: 'string', enum: ['HIT', 'STALE', 'MISS'] },
+  'Idempotent-Replayed': { type: 'string', enum: ['true'] },
+  // Browsers keep cookies of up to 4096 bytes.
+  'Set-Cookie': { type: 'string', maxLength: 4096 },
+}
+const OWN_HEADER_DEFAULT = { type: 'string', maxLength: 1024 }
 
 const header = (name: HeaderName, required: boolean) => ({
   ...HEADERS[name],
@@ -59,22 +88,27 @@ const header = (name: HeaderName, required: boolean) => ({
 })
 
 /**
- * The headers of one answer: x-request-id always; the rate limiter's on the answers of a limited
- * route, required where it always counted first (a success, a 429) and optional on a problem, which
- * the router may have answered before it; Retry-After on 429, and on a 503 that knows when.
+ * The headers of one answer: X-Request-Id always; the CORS grant on every answer to an allowed cross
+ * origin; the rate limiter's on the answers of a limited route, required where it always counted first
+ * (a success, a 429) and optional on a problem, which the router may have answered before it;
+ * Retry-After on 429, and on a 503 that knows when.
  */
 function answerHeaders(status: string, rateLimited: boolean, own: Record<string, string> = {}) {
   const headers: Json = {
-    'x-request-id': header('x-request-id', true),
+    'X-Request-Id': header('X-Request-Id', true),
     ...Object.fromEntries(
-      Object.entries(own).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+      Object.entries(own).map(([name, description]) => [
+        name,
+        { description, schema: OWN_HEADER_SCHEMAS[name] ?? OWN_HEADER_DEFAULT },
+      ]),
     ),
   }
+  for (const name of CORS_HEADERS) headers[name] = header(name, false)
   if (rateLimited && !BEFORE_LIMITER.has(status)) {
     const always = Number(status) < 400 || status === '429'
     for (const name of RATE_LIMIT_HEADERS) headers[name] = header(name, always)
   }
-  if (status === '429' || status === '503') headers['retry-after'] = header('retry-after', status === '429')
+  if (status === '429' || status === '503') headers['Retry-After'] = header('Retry-After', status === '429')
   return headers
 }
 
@@ -200,9 +234,22 @@ function securitySchemes(ctx: DocumentContext) {
   } as const
 }
 
+/** A loopback origin is a developer's own gateway; any other is a deployment. */
+const environmentOf = (origin: string) =>
+  /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin)
+    ? 'local development'
+    : 'a deployment (production or staging)'
+
 /** What the whole API shares, in the shape @fastify/swagger's `openapi` option takes. */
 export const documentBase = (ctx: DocumentContext) => ({
-  servers: [{ url: ctx.publicOrigin, description: 'This gateway (PUBLIC_ORIGIN).' }],
+  servers: [
+    {
+      url: ctx.publicOrigin,
+      description: `This gateway (PUBLIC_ORIGIN), ${environmentOf(ctx.publicOrigin)}.`,
+      // Offered to the frontends of whoever runs it: public, not an internal API.
+      'x-internal': false,
+    },
+  ],
   components: { securitySchemes: securitySchemes(ctx) },
 })
 

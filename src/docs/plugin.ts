@@ -8,13 +8,17 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { bodySender } from '../catalog/send.js'
+import { Representation } from '../catalog/representation.js'
 import { sessionCookieFor } from '../edge/cookies.js'
 import type { RouteAnswers } from '../edge/route-answers.js'
 import { pageHeaders } from '../edge/security-headers.js'
+import { documented } from '../edge/wire-types.js'
 import { VERSION } from '../version.js'
 import { ERRORS_STYLE_HASH, errorsPage } from './errors-page.js'
 import { errorCatalogue } from './error-catalogue.js'
 import { tidy } from './json-schema.js'
+import { accessibleReference, REFERENCE_CSS, withViewport } from './reference-theme.js'
 import {
   completeDocument,
   type DocumentContext,
@@ -37,8 +41,8 @@ const description = (
 every failure is an \`application/problem+json\` document (\`Problem\`) with a stable \`code\`: [the error codes](${errorsUrl}).
 
 Sessions: the session cookie set by sign-in, or \`Authorization: Bearer <sessionToken>\` for clients without cookies.
-Rate limits count per client and route group; limited routes send \`x-ratelimit-limit\`, \`x-ratelimit-remaining\`
-and \`x-ratelimit-reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`.
+Rate limits count per client and route group; limited routes send \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`
+and \`X-RateLimit-Reset\`, and a 429 RATE_LIMITED adds \`Retry-After\`.
 
 Server-sent event streams (\`text/event-stream\`) type their answer's \`schema\` as the union of their events' data, and
 name each event with its data under \`x-events\`. Prometheus metrics are served on a separate internal port
@@ -91,7 +95,11 @@ export const openapiCollector = fp(
 )
 
 const html = 'text/html; charset=utf-8'
-const page = (description: string) => ({ description, contentType: 'text/html', body: z.string() })
+const page = (description: string) => ({
+  description,
+  contentType: 'text/html',
+  body: documented(z.string(), { maxLength: 1_000_000 }),
+})
 
 /** What Swagger UI's page needs: its own scripts and styles, inline style attributes, data: images. */
 const referencePolicy = (publicOrigin: string) => ({
@@ -127,13 +135,29 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
       answers: isPage ? REFERENCE_ANSWERS : ASSET_ANSWERS,
       ...(isPage ? { securityHeaderSet: headers } : {}),
     }
+    if (isPage) {
+      // The plugin's page template has no viewport: added here, so phones lay it out at their width.
+      route.onSend = [
+        ...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []),
+        async (_request, _reply, payload) => (typeof payload === 'string' ? withViewport(payload) : payload),
+      ]
+    }
     if (isPage && route.method === 'GET') {
-      route.schema = { summary: 'The API reference page', tags: ['ops'], operationId: 'getReference' }
+      route.schema = {
+        summary: 'The API reference page',
+        description:
+          "This API's reference, rendered from this document, with a way to try each operation; every asset is served by the gateway.",
+        tags: ['ops'],
+        operationId: 'getReference',
+      }
     }
   })
   await app.register(swaggerUi, {
     routePrefix: url,
-    theme: { title: `${TITLE} reference` },
+    theme: {
+      title: `${TITLE} reference`,
+      css: [{ filename: 'accessible.css', content: REFERENCE_CSS }],
+    },
     // BaseLayout: no top bar, whose URL box would load other documents and whose logo needs an inline style.
     uiConfig: {
       layout: 'BaseLayout',
@@ -141,6 +165,7 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
       displayOperationId: true,
       withCredentials: true,
       docExpansion: 'list',
+      plugins: [accessibleReference],
     },
   })
 }
@@ -148,6 +173,18 @@ async function reference(app: FastifyInstance, opts: DocsOptions) {
 export const docsRoutes = fp(
   async (app: FastifyInstance, opts: DocsOptions) => {
     const catalogue = errorCatalogue()
+    const send = bodySender('public, max-age=300')
+    let representation: Representation | undefined
+    const document = () => {
+      representation ??= new Representation(Buffer.from(JSON.stringify(app.swagger())), {
+        compressions: 0,
+        serializations: 0,
+      })
+      return representation
+    }
+    app.addHook('onReady', async () => {
+      await document().precompress()
+    })
     const errorsPolicy = {
       defaultSrc: ["'none'"],
       styleSrc: [ERRORS_STYLE_HASH],
@@ -159,26 +196,45 @@ export const docsRoutes = fp(
     app.get(
       `${opts.apiPrefix}/openapi.json`,
       {
-        schema: { summary: 'This OpenAPI document', tags: ['ops'], operationId: 'getOpenApiDocument' },
+        schema: {
+          summary: 'This OpenAPI document',
+          description:
+            "This document, built from each route's own declarations: br or gzip by `Accept-Encoding`, with an `ETag` for `If-None-Match`.",
+          tags: ['ops'],
+          operationId: 'getOpenApiDocument',
+        },
         config: {
           answers: {
             success: {
               200: {
-                description: 'This OpenAPI 3.1 document.',
-                body: z.looseObject({ openapi: z.string() }),
+                description:
+                  'This OpenAPI 3.1 document, br or gzip by Accept-Encoding (Vary: Accept-Encoding).',
+                body: z.looseObject({ openapi: documented(z.string(), { maxLength: 16 }) }),
+                headers: {
+                  ETag: 'Strong validator of this coding of the document; send it back in If-None-Match.',
+                  'Cache-Control': 'public, max-age=300',
+                },
               },
+              304: { description: 'Not modified: the ETag sent in If-None-Match is current.' },
             },
             problems: [],
           },
         },
       },
-      // @fastify/swagger builds the document once and keeps it.
-      async (_r, reply) => reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
+      // Serialized and compressed (br, gzip) once, as the catalog's bodies are, then served by
+      // Accept-Encoding with a strong ETag per coding.
+      (request, reply) => send(request, reply, document()),
     )
     app.get(
       `${opts.apiPrefix}/docs/errors`,
       {
-        schema: { summary: 'The error codes', tags: ['ops'], operationId: 'getErrorCodes' },
+        schema: {
+          summary: 'The error codes',
+          description:
+            'Every problem code with its HTTP status, its meaning and whether a retry may succeed; one `#code-slug` anchor each.',
+          tags: ['ops'],
+          operationId: 'getErrorCodes',
+        },
         config: {
           cspDirectives: errorsPolicy,
           answers: { success: { 200: page('The error codes, one `#code-slug` anchor each.') }, problems: [] },

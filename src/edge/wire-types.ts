@@ -34,3 +34,19 @@ export function builtOn<
   const builtOn: BaseSchema = { id, keys: Object.keys(base.shape) }
   return base.extend(shape).meta({ ...meta, [BASE_KEY]: builtOn })
 }
+
+/** The bounds `documented` can show. */
+export type DocumentedBounds = Partial<
+  Record<'maxLength' | 'minLength' | 'maxItems' | 'minimum' | 'maximum' | 'maxProperties', number>
+> & { format?: string }
+
+/**
+ * Bounds the document shows but validation does not check: on the upstream's bodies, which the
+ * gateway passes through and whose spec gives no limits. They tell a client what to expect; a value
+ * beyond them is still a valid answer of the upstream and is passed on, never refused. Inputs carry
+ * checked bounds (`.max()`, `.int()`...) instead.
+ */
+export const documented = <T extends z.ZodType>(schema: T, bounds: DocumentedBounds): T => schema.meta(bounds)
+
+/** The upstream's ids (tokens, chains, orders): integers it gives no range for, taken as positive int32. */
+export const ID_MAX = 2_147_483_647

@@ -3,7 +3,7 @@
 // that reached its longest life.
 import { z } from 'zod'
 import { problemSchema } from '../edge/problem-schema.js'
-import { builtOn } from '../edge/wire-types.js'
+import { builtOn, documented } from '../edge/wire-types.js'
 import { quoteSchema } from '../upstream/schemas.js'
 
 export const QUOTE_EVENT = 'quote'
@@ -19,9 +19,9 @@ export const ENDED_ID = 'quote-stream-ended'
 export const liveQuoteEvent = builtOn(
   quoteSchema,
   {
-    quotedAt: z
-      .string()
-      .describe('ISO 8601 UTC: when the gateway last had this price from the swap service.'),
+    quotedAt: documented(z.string(), { format: 'date-time', maxLength: 32 }).describe(
+      'ISO 8601 UTC: when the gateway last had this price from the swap service.',
+    ),
   },
   {
     id: 'LiveQuote',

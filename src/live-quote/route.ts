@@ -35,6 +35,8 @@ export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteO
       schema: {
         querystring: quoteQuery,
         summary: 'Watch a quote: its price kept fresh while a user looks (Server-Sent Events)',
+        description:
+          "A quote kept fresh over Server-Sent Events while a user looks at it, until the stream's longest life.",
         tags: ['pricing'],
         operationId: 'watchQuote',
       },

@@ -3,11 +3,17 @@
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { z } from 'zod'
+import { documented } from '../edge/wire-types.js'
 import { problems } from '../problems.js'
 
 /** Never rate-limited: load balancers and orchestrators call these. */
 const HEALTH: RouteShorthandOptions = {
-  schema: { summary: 'Liveness', tags: ['ops'], operationId: 'getHealth' },
+  schema: {
+    summary: 'Liveness',
+    description: 'Whether the process is alive: 200 while it runs. Never rate-limited.',
+    tags: ['ops'],
+    operationId: 'getHealth',
+  },
   config: {
     group: false,
     answers: {
@@ -17,7 +23,13 @@ const HEALTH: RouteShorthandOptions = {
   },
 }
 const READINESS: RouteShorthandOptions = {
-  schema: { summary: 'Readiness', tags: ['ops'], operationId: 'getReadiness' },
+  schema: {
+    summary: 'Readiness',
+    description:
+      'Whether this instance should get traffic: 503 while it has no catalog yet, while it shuts down, or when its tenant key was refused at start-up. Shared dependencies in trouble show under `degraded` in a 200.',
+    tags: ['ops'],
+    operationId: 'getReadiness',
+  },
   config: {
     group: false,
     answers: {
@@ -27,7 +39,9 @@ const READINESS: RouteShorthandOptions = {
             'This instance should get traffic. `degraded` names shared dependencies in trouble (the upstream, Redis, a tenant key that stopped working, a catalog past its stale age) while the instance still serves what it can. A 503 names the failing members under `checks`: no catalog yet, a tenant key refused since start-up, shutting down.',
           body: z.object({
             status: z.literal('ready'),
-            degraded: z.record(z.string(), z.string()).optional(),
+            degraded: z
+              .record(documented(z.string(), { maxLength: 64 }), documented(z.string(), { maxLength: 512 }))
+              .optional(),
           }),
         },
       },

@@ -70,6 +70,8 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
         body: createBody,
         headers: createHeaders,
         summary: 'Create an order',
+        description:
+          'Creates an order and its own deposit address. Send an `Idempotency-Key` to retry safely: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`) instead of creating a second order.',
         tags: ['orders'],
         operationId: 'createOrder',
       },

@@ -8,11 +8,10 @@ import { queryField } from '../edge/field-messages.js'
 import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { onTheWire } from '../edge/wire-types.js'
 import { GatewayError } from '../errors.js'
-import { historySchema } from '../upstream/schemas.js'
+import { historySchema, MAX_PAGE_SIZE } from '../upstream/schemas.js'
 import type { CredentialSource } from './pair-and-credentials.js'
 import { problems } from '../problems.js'
 
-const MAX_PAGE_SIZE = 100
 const page = (max: number) =>
   onTheWire(
     z
@@ -32,6 +31,7 @@ export async function historyRoute(app: FastifyInstance, opts: { credentials: Cr
       schema: {
         querystring: historyQuery,
         summary: "The signed-in user's orders",
+        description: "The signed-in user's orders, a page at a time (`current`, and `limit` up to 100).",
         tags: ['orders'],
         operationId: 'listOrders',
       },

@@ -31,6 +31,8 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
       schema: {
         querystring: quoteQuery,
         summary: 'Price a pair',
+        description:
+          "Prices a pair from the swap service's live order books. Quotes do not enforce the swap limits: check those with `getSwapLimits`.",
         tags: ['pricing'],
         operationId: 'getQuote',
       },
@@ -74,6 +76,8 @@ export async function pricingRoutes(app: FastifyInstance, opts: PricingOptions) 
       schema: {
         querystring: swapLimitsQuery,
         summary: 'Swap limits of a pair',
+        description:
+          "The pair's swap limits as the swap service gives them; their fields are not documented by the swap service.",
         tags: ['pricing'],
         operationId: 'getSwapLimits',
       },

@@ -11,7 +11,14 @@ export async function readRoute(app: FastifyInstance, opts: { reader: OrderReade
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/orders/:uuid',
     {
-      schema: { params: orderParams, summary: 'Read an order', tags: ['orders'], operationId: 'getOrder' },
+      schema: {
+        params: orderParams,
+        summary: 'Read an order',
+        description:
+          'An order by its uuid, with its deposit address (`walletAddress`) and both tokens. The uuid is a bearer capability: anyone holding it can read the order.',
+        tags: ['orders'],
+        operationId: 'getOrder',
+      },
       config: {
         group: 'orders',
         invalidCodes: { uuid: 'INVALID_ORDER_ID' },

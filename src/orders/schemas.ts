@@ -1,20 +1,23 @@
 // Inputs of the pricing and order routes (docs/api.md, "Pricing and orders"), checked before any upstream call.
 import { z } from 'zod'
 import { bodyField, bodyObject, queryField } from '../edge/field-messages.js'
-import { onTheWire } from '../edge/wire-types.js'
+import { ID_MAX, onTheWire } from '../edge/wire-types.js'
 
-/** A positive integer id, from a query string (text) or a JSON body (number). */
+const ID_TOO_LARGE = `must be at most ${ID_MAX}`
+
+/** A positive integer id, from a query string (text) or a JSON body (number), up to ID_MAX. */
 export const tokenIdQuery = onTheWire(
   z
     .string({ error: queryField('must be a positive integer') })
-    .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
-    .transform(Number),
-  { type: 'integer', minimum: 1 },
+    .regex(/^[1-9]\d{0,9}$/, 'must be a positive integer')
+    .transform(Number)
+    .refine((id) => id <= ID_MAX, ID_TOO_LARGE),
+  { type: 'integer', minimum: 1, maximum: ID_MAX },
 )
-/** z.int() itself refuses integers beyond the safe range. */
 export const tokenId = z
   .int({ error: bodyField('must be a positive integer') })
   .positive('must be a positive integer')
+  .max(ID_MAX, ID_TOO_LARGE)
 
 const booleanText = onTheWire(z.enum(['true', 'false'], { error: queryField('must be true or false') }), {
   type: 'boolean',
@@ -64,10 +67,16 @@ export type CreateBody = z.infer<typeof createBody>
 export const createHeaders = z.looseObject({
   'idempotency-key': z
     .string()
+    .max(255, 'must be 1 to 255 printable characters')
     .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters')
     .optional(),
 })
 
 export const orderParams = z.object({
-  uuid: onTheWire(z.uuid({ message: 'must be a UUID' }), { type: 'string', format: 'uuid' }),
+  uuid: onTheWire(z.uuid({ message: 'must be a UUID' }), {
+    type: 'string',
+    format: 'uuid',
+    minLength: 36,
+    maxLength: 36,
+  }),
 })

@@ -26,6 +26,8 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
       schema: {
         params: orderParams,
         summary: 'Follow an order: a snapshot, then every status change (Server-Sent Events)',
+        description:
+          'The order over Server-Sent Events: a snapshot first, then each status change, until a terminal status. Reconnects resume with `Last-Event-ID`.',
         tags: ['orders'],
         operationId: 'followOrder',
       },

@@ -2,7 +2,23 @@
 // because success bodies are passed through untouched. The sandbox keeps its own, deliberately
 // independent copy (src/sandbox/resources.ts), so that the two readings of the spec check each other.
 import { z } from 'zod'
-import { builtOn } from '../edge/wire-types.js'
+import { builtOn, documented, ID_MAX } from '../edge/wire-types.js'
+
+// The upstream's spec gives no limits on its fields: the bounds below are documented, not checked
+// (edge/wire-types.ts, `documented`), so an answer beyond them is still passed on.
+const id = () => documented(z.number().int(), { minimum: 1, maximum: ID_MAX })
+const count = (maximum: number) => documented(z.number().int(), { minimum: 0, maximum })
+const text = (maxLength: number) => documented(z.string(), { maxLength })
+/** Names, symbols and labels. */
+const NAME = 128
+/** Addresses and transaction hashes on any chain: the longest are under 128 characters. */
+const ADDRESS = 256
+/** An ISO 8601 UTC date-time. */
+const dateTime = () => documented(z.string(), { format: 'date-time', maxLength: 32 })
+/** Pages, items and totals. */
+const PAGE_COUNT = 2_147_483_647
+/** The largest history page the gateway asks for (its `limit` parameter's bound). */
+export const MAX_PAGE_SIZE = 100
 
 export const ORDER_STATUSES = [
   'AWAITING_USER_DEPOSIT',
@@ -20,10 +36,10 @@ export const TERMINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['COMPLETED',
 
 export const blockchainSchema = z
   .looseObject({
-    id: z.number().int(),
-    name: z.string(),
-    network: z.string(),
-    neededConfirmations: z.number().int(),
+    id: id(),
+    name: text(NAME),
+    network: text(32),
+    neededConfirmations: count(1_000_000),
     depositsActive: z.boolean().describe('Whether deposits on this chain are accepted now.'),
   })
   .meta({ id: 'Blockchain', description: 'A chain, as the swap service describes it.' })
@@ -31,12 +47,12 @@ export type Blockchain = z.infer<typeof blockchainSchema>
 
 export const tokenSchema = z
   .looseObject({
-    id: z.number().int(),
-    name: z.string(),
-    symbol: z.string(),
-    address: z.string(),
-    decimals: z.number().int(),
-    blockchainId: z.number().int(),
+    id: id(),
+    name: text(NAME),
+    symbol: text(NAME),
+    address: text(ADDRESS),
+    decimals: count(255),
+    blockchainId: id(),
     isBaseToken: z.boolean(),
     isStablecoin: z.boolean(),
     active: z.boolean(),
@@ -44,47 +60,48 @@ export const tokenSchema = z
   })
   .meta({ id: 'Token', description: 'A token of the catalog, with its chain.' })
 export type Token = z.infer<typeof tokenSchema>
-export const catalogSchema = z.array(tokenSchema)
+/** Over 2,000 tokens on 18 chains, as the upstream spec says. */
+export const catalogSchema = documented(z.array(tokenSchema), { maxItems: 100_000 })
 
 const nullableNumber = z.number().nullable()
-const nullableString = z.string().nullable()
+const nullableText = (maxLength: number) => text(maxLength).nullable()
 
 const tradePathLeg = z
   .looseObject({
-    symbol: z.string().describe('Order-book pair symbol; compare case-insensitively.'),
+    symbol: text(NAME).describe('Order-book pair symbol; compare case-insensitively.'),
     side: z.enum(['SELL', 'BUY']),
-    inputToken: z.string(),
-    outputToken: z.string(),
+    inputToken: text(NAME),
+    outputToken: text(NAME),
   })
   .meta({ id: 'TradePathLeg', description: 'An order-book leg behind the quote.' })
 
 /** The fields every order carries, wherever the upstream shows it. */
 export const orderFieldsSchema = z
   .looseObject({
-    id: z.number().int(),
-    uuid: z
-      .string()
-      .describe('The public order id, and a bearer capability: anyone holding it can read the order.'),
+    id: id(),
+    uuid: documented(z.string(), { format: 'uuid', maxLength: 36 }).describe(
+      'The public order id, and a bearer capability: anyone holding it can read the order.',
+    ),
     status: orderStatus,
-    timeout: z.string().describe('ISO 8601 UTC: when the order expires without a deposit.'),
+    timeout: dateTime().describe('ISO 8601 UTC: when the order expires without a deposit.'),
     intendedAmount: z.number(),
     intendedIsDeposit: z.boolean(),
     initialQuote: z.number(),
-    depositTokenId: z.number().int(),
-    settleTokenId: z.number().int(),
-    receivingAddress: z.string(),
+    depositTokenId: id(),
+    settleTokenId: id(),
+    receivingAddress: text(ADDRESS),
     depositAmount: nullableNumber,
     depositEstSettleAmount: nullableNumber,
     settleAmount: nullableNumber,
     minimalAmount: z.number(),
     maximalAmount: z.number(),
-    exchange: z.string(),
-    senderDepositTx: nullableString,
-    exchangeWithdrawTx: nullableString,
-    exchangeWithdrawTxLink: nullableString,
-    tradePath: z.array(tradePathLeg),
-    userId: nullableString,
-    createdAt: z.string().describe('ISO 8601 UTC.'),
+    exchange: text(NAME),
+    senderDepositTx: nullableText(ADDRESS),
+    exchangeWithdrawTx: nullableText(ADDRESS),
+    exchangeWithdrawTxLink: documented(z.string(), { format: 'uri', maxLength: 2048 }).nullable(),
+    tradePath: documented(z.array(tradePathLeg), { maxItems: 16 }),
+    userId: documented(z.string(), { format: 'uuid', maxLength: 36 }).nullable(),
+    createdAt: dateTime().describe('ISO 8601 UTC.'),
   })
   .meta({
     id: 'OrderFields',
@@ -92,11 +109,9 @@ export const orderFieldsSchema = z
   })
 
 const depositAddress = {
-  walletAddress: z
-    .string()
-    .describe(
-      "The order's own deposit address: send only the deposit token, within the bounds, before `timeout`.",
-    ),
+  walletAddress: text(ADDRESS).describe(
+    "The order's own deposit address: send only the deposit token, within the bounds, before `timeout`.",
+  ),
 }
 const expandedTokens = { depositToken: tokenSchema, settleToken: tokenSchema }
 
@@ -128,7 +143,7 @@ export type Quote = z.infer<typeof quoteSchema>
  * Swap limits: the upstream documents no fields, so any JSON object passes, and it is the one open
  * object of the document: no client may rely on the field names one upstream happens to use.
  */
-export const swapLimitsSchema = z.record(z.string(), z.unknown()).meta({
+export const swapLimitsSchema = z.record(text(NAME), z.unknown()).meta({
   id: 'SwapLimits',
   description:
     "The pair's limits: the swap service's body untouched. Its fields are not documented by the swap service; do not rely on their names.",
@@ -142,23 +157,23 @@ export const historyItemSchema = builtOn(orderFieldsSchema, expandedTokens, {
 
 export const historySchema = z
   .looseObject({
-    status: z.number().int(),
-    items: z.array(historyItemSchema),
+    status: documented(z.number().int(), { minimum: 100, maximum: 599 }),
+    items: documented(z.array(historyItemSchema), { maxItems: MAX_PAGE_SIZE }),
     meta: z.looseObject({
-      currentPage: z.number().int(),
-      itemCount: z.number().int(),
-      itemsPerPage: z.number().int(),
-      totalPages: z.number().int(),
-      totalItems: z.number().int(),
+      currentPage: count(PAGE_COUNT),
+      itemCount: count(MAX_PAGE_SIZE),
+      itemsPerPage: count(MAX_PAGE_SIZE),
+      totalPages: count(PAGE_COUNT),
+      totalItems: count(PAGE_COUNT),
     }),
   })
   .meta({ id: 'OrderHistory', description: "A page of the signed-in user's orders." })
 
 export const statusUpdateSchema = z.looseObject({
-  orderId: z.string(),
+  orderId: documented(z.string(), { format: 'uuid', maxLength: 36 }),
   status: orderStatus,
-  message: z.string(),
-  updatedAt: z.string(),
+  message: text(1024),
+  updatedAt: dateTime(),
 })
 
 export const challengeSchema = z.looseObject({ nonce: z.string().min(1) })
@@ -167,7 +182,7 @@ export const tokensPairSchema = z.looseObject({
   refreshToken: z.string().min(1),
 })
 export const meSchema = z
-  .looseObject({ id: z.string().describe("The user's id: `userId` on the orders they create.") })
+  .looseObject({ id: text(NAME).describe("The user's id: `userId` on the orders they create.") })
   .meta({ id: 'Me', description: 'The signed-in user, as the swap service describes it.' })
 
 /** The upstream's error envelope: branch on statusCode and message, never on `error`. */

@@ -1,4 +1,5 @@
 import { validate } from '@readme/openapi-parser'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import t from 'tap'
 import { codeSlug, ERROR_CODES, type ErrorCode } from '../../src/errors.js'
 import { buildUnready, startGateway } from '../helpers/gateway.js'
@@ -97,6 +98,33 @@ const { app } = await startGateway(t)
 const served = await app.inject({ url: '/api/openapi.json' })
 const doc = served.json() as Doc
 
+t.test('the document is served br or gzip as the client accepts, with Vary and a strong ETag', async (t) => {
+  const identity = served.rawPayload
+  t.notOk(served.headers['content-encoding'], 'uncompressed to a client that asks for no coding')
+  for (const [coding, decode] of [
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const) {
+    const res = await app.inject({ url: '/api/openapi.json', headers: { 'accept-encoding': `${coding}` } })
+    t.equal(res.statusCode, 200)
+    t.equal(res.headers['content-encoding'], coding)
+    t.match(res.headers.vary, /Accept-Encoding/)
+    t.ok(
+      res.rawPayload.length < identity.length / 4,
+      `${coding}: ${res.rawPayload.length} of ${identity.length} bytes`,
+    )
+    t.same(decode(res.rawPayload), identity, `${coding}: the same document`)
+    const etag = String(res.headers.etag)
+    t.match(etag, /^"[^"]+"$/, 'a strong ETag')
+    t.not(etag, served.headers.etag, 'one per coding')
+    const again = await app.inject({
+      url: '/api/openapi.json',
+      headers: { 'accept-encoding': coding, 'if-none-match': etag },
+    })
+    t.equal(again.statusCode, 304, `${coding}: a current ETag is answered 304`)
+  }
+})
+
 t.test(
   'the OpenAPI document is valid OpenAPI 3.1 with one operationId per route of the contract',
   async (t) => {
@@ -119,7 +147,11 @@ t.test('each operation answers what its route declares: named bodies and its pro
     o.responses[status]?.content?.[type]?.schema
   const codes = (o: Operation) => Object.values(o.responses).flatMap((r) => r['x-error-codes'] ?? [])
 
-  t.same(body(op('/api/v1/tokens'), '200'), { type: 'array', items: { $ref: '#/components/schemas/Token' } })
+  t.same(body(op('/api/v1/tokens'), '200'), {
+    type: 'array',
+    items: { $ref: '#/components/schemas/Token' },
+    maxItems: 100_000,
+  })
   t.same(body(op('/api/v1/tokens/quote'), '200'), { $ref: '#/components/schemas/Quote' })
   t.same(body(op('/api/v1/orders/create', 'post'), '201'), { $ref: '#/components/schemas/OrderCreated' })
   t.same(body(op('/api/v1/orders/{uuid}'), '200'), { $ref: '#/components/schemas/Order' })
@@ -184,16 +216,16 @@ t.test('each operation answers what its route declares: named bodies and its pro
   )
   t.match(op('/api/v1/tokens/quote').responses['429']!, {
     headers: {
-      'retry-after': { required: true, schema: { type: 'integer' } },
-      'x-ratelimit-limit': { required: true },
-      'x-ratelimit-remaining': { required: true },
-      'x-ratelimit-reset': { required: true },
-      'x-request-id': { required: true },
+      'Retry-After': { required: true, schema: { type: 'integer', format: 'int32', minimum: 0 } },
+      'X-RateLimit-Limit': { required: true },
+      'X-RateLimit-Remaining': { required: true },
+      'X-RateLimit-Reset': { required: true },
+      'X-Request-Id': { required: true, schema: { maxLength: 128 } },
     },
   })
-  t.match(quote.responses['200']!, { headers: { 'x-ratelimit-remaining': { required: true } } })
+  t.match(quote.responses['200']!, { headers: { 'X-RateLimit-Remaining': { required: true } } })
   t.notOk(
-    quote.responses['403']!.headers!['x-ratelimit-limit']?.required,
+    quote.responses['403']!.headers!['X-RateLimit-Limit']?.required,
     'optional on a problem: the origin refusal comes before the limiter',
   )
   t.same(
@@ -216,26 +248,36 @@ t.test('each operation answers what its route declares: named bodies and its pro
 t.test('parameters have their wire types, not the text they arrive as', async (t) => {
   const params = (path: string) =>
     Object.fromEntries((doc.paths[path]!.get!.parameters ?? []).map((p) => [`${p.in}:${p.name}`, p.schema]))
+  // The catalog's ids, bounded as validation bounds them.
+  const ID = { type: 'integer', minimum: 1, maximum: 2_147_483_647, format: 'int32' }
   t.same(params('/api/v1/tokens/quote'), {
-    'query:depositTokenId': { type: 'integer', minimum: 1 },
-    'query:settleTokenId': { type: 'integer', minimum: 1 },
+    'query:depositTokenId': ID,
+    'query:settleTokenId': ID,
     'query:amount': { type: 'number', exclusiveMinimum: 0 },
     'query:amountIsDeposit': { type: 'boolean' },
   })
   t.match(params('/api/v1/tokens/swap-limits'), { 'query:depositTokenId': { type: 'integer' } })
-  t.same(params('/api/v1/tokens/{id}'), { 'path:id': { type: 'integer', minimum: 1 } })
+  t.same(params('/api/v1/tokens/{id}'), { 'path:id': ID })
   t.same(params('/api/v1/tokens')['query:tradable'], { type: 'boolean' })
   t.same(params('/api/v1/orders'), {
-    'query:current': { type: 'integer', minimum: 1, maximum: 999_999_999 },
-    'query:limit': { type: 'integer', minimum: 1, maximum: 100 },
+    'query:current': { type: 'integer', minimum: 1, maximum: 999_999_999, format: 'int32' },
+    'query:limit': { type: 'integer', minimum: 1, maximum: 100, format: 'int32' },
   })
-  t.same(params('/api/v1/orders/{uuid}'), { 'path:uuid': { type: 'string', format: 'uuid' } })
+  t.same(params('/api/v1/orders/{uuid}'), {
+    'path:uuid': { type: 'string', format: 'uuid', minLength: 36, maxLength: 36 },
+  })
 })
 
 t.test(
   'the session cookie and the Bearer session token are security schemes of the operations using them',
   async (t) => {
-    t.same(doc.servers, [{ url: 'http://localhost:3000', description: 'This gateway (PUBLIC_ORIGIN).' }])
+    t.same(doc.servers, [
+      {
+        url: 'http://localhost:3000',
+        description: 'This gateway (PUBLIC_ORIGIN), local development.',
+        'x-internal': false,
+      },
+    ])
     t.match(doc.components.securitySchemes, {
       sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
       sessionToken: { type: 'http', scheme: 'bearer' },

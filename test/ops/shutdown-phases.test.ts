@@ -120,3 +120,16 @@ t.test(
     t.match(lineOf(gw, 'cut'), { level: 40, connections: 1, msg: /cutting 1 open connection/ })
   },
 )
+
+t.test('Ctrl-C (SIGINT) in development skips the ready delay: it drains at once and exits 0', async (t) => {
+  // A ready delay of ten minutes: a process that waited it would outlive this test's own limit.
+  const { gw } = await started(t, { SHUTDOWN_READY_DELAY_MS: '600000' })
+  gw.child.kill('SIGINT')
+  const code = await Promise.race([
+    gw.exited,
+    new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 30_000).unref()),
+  ])
+  t.equal(code, 0, 'the process exits 0 without waiting the ten minutes')
+  t.match(lineOf(gw, 'unready'), { readyDelayMs: 0 }, 'phase 1 was skipped')
+  t.ok(lineOf(gw, 'drain'), 'the drain ran')
+})

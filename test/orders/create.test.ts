@@ -95,6 +95,16 @@ t.test('malformed bodies are refused before the upstream', async (t) => {
       [{ path: 'body.settleTokenId', message: 'must be a positive integer' }],
     ],
     [
+      'id beyond the 32-bit ids the document states',
+      { ...good, depositTokenId: 2 ** 31 },
+      [{ path: 'body.depositTokenId', message: 'must be at most 2147483647' }],
+    ],
+    [
+      'address beyond its documented maxLength',
+      { ...good, receivingAddress: 'x'.repeat(257) },
+      [{ path: 'body.receivingAddress', message: 'must be at most 256 characters' }],
+    ],
+    [
       'flag as text',
       { ...good, intendedIsDeposit: 'yes' },
       [{ path: 'body.intendedIsDeposit', message: 'must be true or false' }],

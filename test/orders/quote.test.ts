@@ -87,6 +87,13 @@ t.test('malformed ids and flags are VALIDATION_FAILED with one error per field',
   t.same(assertProblem(t, twice, 'VALIDATION_FAILED').errors, [
     { path: 'query.amountIsDeposit', message: 'must be given only once' },
   ])
+  // The document's bound on ids (int32), enforced: a larger id never reaches the upstream.
+  const huge = await app.inject(
+    `/api${QUOTE}?depositTokenId=2147483648&settleTokenId=2&amount=1&amountIsDeposit=true`,
+  )
+  t.same(assertProblem(t, huge, 'VALIDATION_FAILED').errors, [
+    { path: 'query.depositTokenId', message: 'must be at most 2147483647' },
+  ])
   t.equal(sandbox.control.requestsTo('GET /v1/tokens/quote').length, 0, 'nothing sent upstream')
 })
 

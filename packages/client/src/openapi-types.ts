@@ -16,20 +16,25 @@ export interface components {
       | 'TIMED_OUT'
     /** @description A chain, as the swap service describes it. */
     Blockchain: {
+      /** Format: int32 */
       id: number
       name: string
       network: string
+      /** Format: int32 */
       neededConfirmations: number
       /** @description Whether deposits on this chain are accepted now. */
       depositsActive: boolean
     }
     /** @description A token of the catalog, with its chain. */
     Token: {
+      /** Format: int32 */
       id: number
       name: string
       symbol: string
       address: string
+      /** Format: int32 */
       decimals: number
+      /** Format: int32 */
       blockchainId: number
       isBaseToken: boolean
       isStablecoin: boolean
@@ -47,16 +52,25 @@ export interface components {
     }
     /** @description The fields every order carries (a history item adds its tokens). */
     OrderFields: {
+      /** Format: int32 */
       id: number
-      /** @description The public order id, and a bearer capability: anyone holding it can read the order. */
+      /**
+       * Format: uuid
+       * @description The public order id, and a bearer capability: anyone holding it can read the order.
+       */
       uuid: string
       status: components['schemas']['OrderStatus']
-      /** @description ISO 8601 UTC: when the order expires without a deposit. */
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC: when the order expires without a deposit.
+       */
       timeout: string
       intendedAmount: number
       intendedIsDeposit: boolean
       initialQuote: number
+      /** Format: int32 */
       depositTokenId: number
+      /** Format: int32 */
       settleTokenId: number
       receivingAddress: string
       depositAmount: number | null
@@ -70,7 +84,10 @@ export interface components {
       exchangeWithdrawTxLink: string | null
       tradePath: components['schemas']['TradePathLeg'][]
       userId: string | null
-      /** @description ISO 8601 UTC. */
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC.
+       */
       createdAt: string
     }
     /** @description An order as a read by uuid answers it: `walletAddress` is where the deposit goes. */
@@ -98,13 +115,19 @@ export interface components {
     }
     /** @description A page of the signed-in user's orders. */
     OrderHistory: {
+      /** Format: int32 */
       status: number
       items: components['schemas']['OrderHistoryItem'][]
       meta: {
+        /** Format: int32 */
         currentPage: number
+        /** Format: int32 */
         itemCount: number
+        /** Format: int32 */
         itemsPerPage: number
+        /** Format: int32 */
         totalPages: number
+        /** Format: int32 */
         totalItems: number
       }
     }
@@ -129,7 +152,10 @@ export interface components {
            * @description When the access token lapses (ISO 8601 UTC).
            */
           expiresAt: string
-          /** @description Whole seconds until expiresAt. */
+          /**
+           * Format: int32
+           * @description Whole seconds until expiresAt.
+           */
           expiresIn: number
         }
       | {
@@ -168,7 +194,10 @@ export interface components {
        * @description When the access token lapses (ISO 8601 UTC).
        */
       expiresAt: string
-      /** @description Whole seconds until expiresAt. */
+      /**
+       * Format: int32
+       * @description Whole seconds until expiresAt.
+       */
       expiresIn: number
       /** @description Only with the request header `X-Session-Mode: token` (or a Bearer session). */
       sessionToken?: string
@@ -196,7 +225,10 @@ export interface components {
       type: string
       /** @description Short text for the code, the same for every occurrence. */
       title: string
-      /** @description The HTTP status. */
+      /**
+       * Format: int32
+       * @description The HTTP status.
+       */
       status: number
       /**
        * @description The stable machine code. Clients branch on this.
@@ -253,19 +285,34 @@ export interface components {
        * @enum {string}
        */
       side?: 'deposit' | 'settle'
-      /** @description UNKNOWN_TOKEN: the id not in the catalog. */
+      /**
+       * Format: int32
+       * @description UNKNOWN_TOKEN: the id not in the catalog.
+       */
       tokenId?: number
       /** @description INVALID_ADDRESS: the settle chain that refused the address. */
       network?: string
-      /** @description PAIR_UNAVAILABLE: the pair. */
+      /**
+       * Format: int32
+       * @description PAIR_UNAVAILABLE: the pair.
+       */
       depositTokenId?: number
-      /** @description PAIR_UNAVAILABLE: the pair. */
+      /**
+       * Format: int32
+       * @description PAIR_UNAVAILABLE: the pair.
+       */
       settleTokenId?: number
-      /** @description RATE_LIMITED, UPSTREAM_UNAVAILABLE: seconds to wait (also the Retry-After header). */
+      /**
+       * Format: int32
+       * @description RATE_LIMITED, UPSTREAM_UNAVAILABLE: seconds to wait (also the Retry-After header).
+       */
       retryAfter?: number
       /** @description RATE_LIMITED: the rate-limit group that was exceeded. */
       group?: string
-      /** @description RATE_LIMITED: the group's limit per window. */
+      /**
+       * Format: int32
+       * @description RATE_LIMITED: the group's limit per window.
+       */
       limit?: number
       /** @description SERVICE_UNAVAILABLE from /readyz: what is not ready, by check. */
       checks?: {
@@ -274,7 +321,10 @@ export interface components {
     }
     /** @description The `quote` event: the quote as the quote route answers it, and when it was priced. */
     LiveQuote: components['schemas']['Quote'] & {
-      /** @description ISO 8601 UTC: when the gateway last had this price from the swap service. */
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC: when the gateway last had this price from the swap service.
+       */
       quotedAt: string
     }
     /** @description The `end` event: the last of a live quote stream, which the gateway then closes. */
@@ -287,7 +337,9 @@ export interface components {
     }
     /** @description An order to create: all five fields, nothing else. */
     CreateOrderBody: {
+      /** Format: int32 */
       depositTokenId: number
+      /** Format: int32 */
       settleTokenId: number
       receivingAddress: string
       /** @description A positive number (zero or negative: INVALID_AMOUNT). */
@@ -300,9 +352,11 @@ export interface components {
     Snapshot: components['schemas']['Order']
     /** @description The `orders:status-update` event: the upstream's update, plus the order re-read after it. */
     StatusUpdate: {
+      /** Format: uuid */
       orderId: string
       status: components['schemas']['OrderStatus']
       message: string
+      /** Format: date-time */
       updatedAt: string
       /** @description The full order, re-read after the transition (absent when it could not be read). */
       order?: components['schemas']['Order']
@@ -762,6 +816,12 @@ export interface operations {
             openapi: string
           }
         }
+      }
+      304: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
       }
     }
   }
