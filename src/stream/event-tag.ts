@@ -8,5 +8,7 @@ export const EVENT_TAG = 'event'
 
 /** The tag's member, for an event's data schema. */
 export const eventTag = <N extends string>(name: N) => ({
-  [EVENT_TAG]: z.literal(name).describe(`\`${name}\`: the name of this event, as in its SSE \`event\` field.`),
+  [EVENT_TAG]: z
+    .literal(name)
+    .describe(`\`${name}\`: the name of this event, as in its SSE \`event\` field.`),
 })

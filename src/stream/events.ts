@@ -8,11 +8,10 @@ import { eventTag } from './event-tag.js'
 export const SNAPSHOT_EVENT = 'snapshot'
 export const STATUS_EVENT = 'orders:status-update'
 
-export const snapshotEvent = builtOn(
-  orderSchema,
-  eventTag(SNAPSHOT_EVENT),
-  { id: 'Snapshot', description: 'The `snapshot` event: the order as a read by uuid answers it, named.' },
-)
+export const snapshotEvent = builtOn(orderSchema, eventTag(SNAPSHOT_EVENT), {
+  id: 'Snapshot',
+  description: 'The `snapshot` event: the order as a read by uuid answers it, named.',
+})
 export type Snapshot = z.infer<typeof snapshotEvent>
 
 export const statusUpdateEvent = statusUpdateSchema

@@ -32,7 +32,8 @@ export function eventFrame(frame: EventFrame): Buffer {
 function tagged(event: string, data: string): string {
   const close = data.lastIndexOf('}')
   const members = data.slice(0, close).trimEnd()
-  if (close === -1 || !members.trimStart().startsWith('{')) throw new Error(`${event}: event data must be a JSON object`)
+  if (close === -1 || !members.trimStart().startsWith('{'))
+    throw new Error(`${event}: event data must be a JSON object`)
   const tag = `${JSON.stringify(EVENT_TAG)}:${JSON.stringify(event)}`
   return `${members}${members.endsWith('{') ? '' : ','}${tag}${data.slice(close)}`
 }
