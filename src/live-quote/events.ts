@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { problemSchema } from '../edge/problem-schema.js'
 import { builtOn, documented } from '../edge/wire-types.js'
+import { eventTag } from '../stream/event-tag.js'
 import { quoteSchema } from '../upstream/schemas.js'
 
 export const QUOTE_EVENT = 'quote'
@@ -22,6 +23,7 @@ export const liveQuoteEvent = builtOn(
     quotedAt: documented(z.string(), { format: 'date-time', maxLength: 32 }).describe(
       'ISO 8601 UTC: when the gateway last had this price from the swap service.',
     ),
+    ...eventTag(QUOTE_EVENT),
   },
   {
     id: 'LiveQuote',
@@ -29,13 +31,17 @@ export const liveQuoteEvent = builtOn(
   },
 )
 
-export const problemEvent = problemSchema
+export const problemEvent = builtOn(problemSchema, eventTag(PROBLEM_EVENT), {
+  id: 'LiveQuoteProblem',
+  description: 'The `problem` event: the problem document of the refresh that failed, named.',
+})
 
 export const endEvent = z
   .object({
     reason: z
       .literal('QUOTE_STREAM_MAX_MS')
       .describe('The stream reached its longest life; open a new one to go on watching.'),
+    ...eventTag(END_EVENT),
   })
   .meta({
     id: 'LiveQuoteEnd',

@@ -3,15 +3,15 @@
 import { z } from 'zod'
 import { builtOn } from '../edge/wire-types.js'
 import { orderSchema, statusUpdateSchema } from '../upstream/schemas.js'
+import { eventTag } from './event-tag.js'
 
 export const SNAPSHOT_EVENT = 'snapshot'
 export const STATUS_EVENT = 'orders:status-update'
 
-export const snapshotEvent = builtOn(
-  orderSchema,
-  {},
-  { id: 'Snapshot', description: 'The `snapshot` event: the order as a read by uuid answers it.' },
-)
+export const snapshotEvent = builtOn(orderSchema, eventTag(SNAPSHOT_EVENT), {
+  id: 'Snapshot',
+  description: 'The `snapshot` event: the order as a read by uuid answers it, named.',
+})
 export type Snapshot = z.infer<typeof snapshotEvent>
 
 export const statusUpdateEvent = statusUpdateSchema
@@ -19,6 +19,7 @@ export const statusUpdateEvent = statusUpdateSchema
     order: orderSchema
       .optional()
       .describe('The full order, re-read after the transition (absent when it could not be read).'),
+    ...eventTag(STATUS_EVENT),
   })
   .meta({
     id: 'StatusUpdate',

@@ -16,6 +16,7 @@ t.test(
     await w.until('the first quote, at once', () => w.of('quote').length === 1)
     const first = w.of('quote')[0]!.data
     t.equal(first.quotedAt, new Date(clock.now()).toISOString(), 'quotedAt: when it was priced')
+    t.equal(first.event, 'quote', 'the data names its event')
 
     const seen = gw.calls().length
     await eventually('five refreshes of an unchanged price', () => gw.calls().length >= seen + 5)
@@ -56,6 +57,7 @@ t.test(
     const problem = w.of('problem')[0]!.data
     t.match(problem, {
       type: /^http:\/\/localhost:\d+\/api\/docs\/errors#upstream-error$/,
+      event: 'problem',
       code: 'UPSTREAM_ERROR',
       status: 502,
       retryable: true,

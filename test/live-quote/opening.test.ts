@@ -73,7 +73,10 @@ t.test(
     const gw = await quoteGateway(t, { clock, env: { QUOTE_STREAM_MAX_MS: '60000' } })
     const q = gw.params()
     const raw = await readRaw(gw.streamUrl(q))
-    t.match(await raw.first(), /^retry: \d+\nevent: quote\ndata: \{.*"quotedAt":"[^"]+"\}\n\n$/s)
+    t.match(
+      await raw.first(),
+      /^retry: \d+\nevent: quote\ndata: \{.*"quotedAt":"[^"]+","event":"quote"\}\n\n$/s,
+    )
     const w = gw.watch(q)
     await w.until('the first quote', () => w.of('quote').length === 1)
 
@@ -82,7 +85,10 @@ t.test(
     t.equal(w.es.readyState, w.es.OPEN, 'not before its time')
     clock.advance(1)
     const { text } = await raw.ended
-    t.match(text, /\n\nevent: end\nid: quote-stream-ended\ndata: \{"reason":"QUOTE_STREAM_MAX_MS"\}\n\n$/)
+    t.match(
+      text,
+      /\n\nevent: end\nid: quote-stream-ended\ndata: \{"reason":"QUOTE_STREAM_MAX_MS","event":"end"\}\n\n$/,
+    )
     await w.until('EventSource reconnected, was told 204 and stopped', () => w.es.readyState === w.es.CLOSED)
     t.equal(w.opens, 1)
     await eventually('the poll stopped', () => gw.app.quoteHub.stats().polled === 0)

@@ -1,6 +1,6 @@
 // A frontend team generates its client from the served document with the tools teams use, and gets
 // types without holes: openapi-typescript (as for openapi-fetch) and @hey-api/openapi-ts, whose generated SDK then follows an order's status stream with typed events.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -45,6 +45,13 @@ async function tempDir(t: Test, name: string) {
   return dir
 }
 
+/** Every event's name reaches the generated types, as the constant of its data's `event`. */
+function namesEvents(t: Test, generated: string) {
+  for (const name of ['snapshot', 'orders:status-update', 'quote', 'problem', 'end']) {
+    t.match(generated, new RegExp(`event: ['"]${name}['"]`), `the generated types name the ${name} event`)
+  }
+}
+
 t.test(
   'openapi-typescript: the generated types compile strict, bodies without holes, events typed',
   async (t) => {
@@ -57,6 +64,7 @@ type Created = Create['responses'][201]['content']['application/json']
 type Body = NonNullable<Create['requestBody']>['content']['application/json']
 type Event = operations['followOrder']['responses'][200]['content']['text/event-stream']
 type Session = components['schemas']['Session']
+type QuoteEvent = operations['watchQuote']['responses'][200]['content']['text/event-stream']
 
 export const body: Body = {
   depositTokenId: 1, settleTokenId: 2, receivingAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
@@ -72,6 +80,12 @@ export const query: operations['getQuote']['parameters']['query'] = {
 export const side: components['schemas']['Problem']['side'] = 'settle'
 export const nonce = (p: components['schemas']['Problem']): string | undefined => p.challenge?.nonce
 export const status = (event: Event): string => ('orderId' in event ? event.status : event.walletAddress)
+// The events' data name their event, so the union narrows on it.
+export const named = (event: Event): string => (event.event === 'snapshot' ? event.walletAddress : event.orderId)
+export const quoted = (event: QuoteEvent): string =>
+  event.event === 'quote' ? event.quotedAt : event.event === 'problem' ? event.code : event.reason
+// @ts-expect-error the status stream has no quote event
+export const unnamed = (event: Event): boolean => event.event === 'quote'
 export const expiry = (s: Session): string | undefined => (s.signedIn ? s.expiresAt : s.expired ? s.address : undefined)
 export const limits: components['schemas']['SwapLimits'] = { minimalAmount: 15, anything: 'goes' }
 export const me = (m: components['schemas']['Me']): string => m.id
@@ -88,6 +102,7 @@ export const extra = (quote: components['schemas']['Quote']) => quote.rate
 `
     await writeFile(join(dir, 'fixture.ts'), fixture)
     t.same(compile([join(dir, 'fixture.ts')]), [], 'the fixture type-checks against the generated types')
+    namesEvents(t, await readFile(join(dir, 'api.ts'), 'utf8'))
   },
 )
 
@@ -103,7 +118,7 @@ t.test('@hey-api/openapi-ts: the SDK compiles strict and follows an order with t
 import { createOrder, followOrder } from './sdk/sdk.gen.js'
 import type { OrderStatus } from './sdk/types.gen.js'
 
-export interface Seen { event: string | undefined; status: OrderStatus; order: string }
+export interface Seen { event: string | undefined; named: string; status: OrderStatus; order: string }
 
 /** Creates an order and follows it until 'until' says stop; every event's data typed, none a string. */
 export async function follow(baseUrl: string, body: Parameters<typeof createOrder>[0]['body'], move: (uuid: string) => void) {
@@ -121,8 +136,8 @@ export async function follow(baseUrl: string, body: Parameters<typeof createOrde
     if (!data) continue
     // A snapshot is the order; an update carries orderId and the order re-read after it.
     const status: OrderStatus = data.status
-    const order = 'orderId' in data ? data.orderId : data.uuid
-    seen.push({ event: names.at(-1), status, order })
+    const order = data.event === 'orders:status-update' ? data.orderId : data.uuid
+    seen.push({ event: names.at(-1), named: data.event, status, order })
     if (seen.length === 1) move(uuid)
     if (status === 'COMPLETED') break
   }
@@ -131,6 +146,7 @@ export async function follow(baseUrl: string, body: Parameters<typeof createOrde
 // @ts-expect-error the events are typed: not a string
 export const notText = (data: Awaited<ReturnType<typeof followOrder>>['stream'] extends AsyncGenerator<infer D> ? D : never): string => data
 `
+  namesEvents(t, await readFile(join(dir, 'sdk', 'types.gen.ts'), 'utf8'))
   await writeFile(join(dir, 'follower.ts'), follower)
   await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
   const out = join(dir, 'out')
@@ -145,7 +161,7 @@ export const notText = (data: Awaited<ReturnType<typeof followOrder>>['stream'] 
       baseUrl: string,
       body: unknown,
       move: (uuid: string) => void,
-    ): Promise<{ uuid: string; seen: Array<{ event: string; status: string; order: string }> }>
+    ): Promise<{ uuid: string; seen: Array<{ event: string; named: string; status: string; order: string }> }>
   }
   const { uuid, seen } = await follow(gw.url, orderBody(gw.p), (id) => {
     // The stream is open: once the gateway follows the order upstream, move it along in the sandbox.
@@ -158,13 +174,17 @@ export const notText = (data: Awaited<ReturnType<typeof followOrder>>['stream'] 
       (err: unknown) => t.error(err),
     )
   })
-  t.same(seen[0], { event: 'snapshot', status: 'AWAITING_USER_DEPOSIT', order: uuid }, 'the snapshot, typed')
   t.same(
-    seen.slice(1).map((s) => [s.event, s.status, s.order === uuid]),
+    seen[0],
+    { event: 'snapshot', named: 'snapshot', status: 'AWAITING_USER_DEPOSIT', order: uuid },
+    'the snapshot, typed',
+  )
+  t.same(
+    seen.slice(1).map((s) => [s.event, s.named, s.status, s.order === uuid]),
     [
-      ['orders:status-update', 'AWAITING_USER_DEPOSIT_CONFIRMATIONS', true],
-      ['orders:status-update', 'PROCESSING', true],
-      ['orders:status-update', 'COMPLETED', true],
+      ['orders:status-update', 'orders:status-update', 'AWAITING_USER_DEPOSIT_CONFIRMATIONS', true],
+      ['orders:status-update', 'orders:status-update', 'PROCESSING', true],
+      ['orders:status-update', 'orders:status-update', 'COMPLETED', true],
     ],
     'every status change, as parsed objects',
   )

@@ -43,6 +43,7 @@ const SCHEMAS = [
   'StatusUpdate',
   'Snapshot',
   'LiveQuote',
+  'LiveQuoteProblem',
   'LiveQuoteEnd',
   'OrderStatus',
   'OrderFields',
@@ -321,7 +322,7 @@ t.test('the stream names its events and their data; Problem types its code-speci
     {
       anyOf: [
         { $ref: '#/components/schemas/LiveQuote' },
-        { $ref: '#/components/schemas/Problem' },
+        { $ref: '#/components/schemas/LiveQuoteProblem' },
         { $ref: '#/components/schemas/LiveQuoteEnd' },
       ],
     },
@@ -329,12 +330,22 @@ t.test('the stream names its events and their data; Problem types its code-speci
   )
   t.same(live['x-events'], {
     quote: { data: { $ref: '#/components/schemas/LiveQuote' } },
-    problem: { data: { $ref: '#/components/schemas/Problem' } },
+    problem: { data: { $ref: '#/components/schemas/LiveQuoteProblem' } },
     end: { data: { $ref: '#/components/schemas/LiveQuoteEnd' } },
   })
   t.match(doc.components.schemas.LiveQuote, {
     allOf: [{ $ref: '#/components/schemas/Quote' }, { required: ['quotedAt'] }],
   })
+  // Generators type events from `schema` alone: each event's data names its event, so the union narrows.
+  for (const media of [stream, live]) {
+    for (const [name, { data }] of Object.entries(media['x-events']!)) {
+      const schema = doc.components.schemas[data.$ref!.split('/').at(-1)!]!
+      const tag = [schema, ...((schema.allOf ?? []) as Schema[])].find((s) => s.properties?.event)
+      t.match(tag?.properties?.event, { type: 'string', const: name }, `${name}: named`)
+      t.ok((tag?.required as string[] | undefined)?.includes('event'), `${name}: its name is required`)
+    }
+  }
+  t.notOk(doc.components.schemas.Problem!.properties!.event, 'a problem answered as a body is not an event')
   t.ok(doc.paths['/api/v1/tokens/quote/stream']!.get!.responses['204'], 'a reconnect after the end is 204')
   t.match(doc.components.schemas.StatusUpdate!.properties, {
     status: { $ref: '#/components/schemas/OrderStatus' },

@@ -118,6 +118,7 @@ t.test(
           message: 'order update',
           updatedAt: new Date(1000).toISOString(),
           order: read('AWAITING_USER_DEPOSIT_CONFIRMATIONS').body,
+          event: 'orders:status-update',
         },
       },
     ])

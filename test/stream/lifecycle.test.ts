@@ -31,7 +31,11 @@ t.test(
       ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'],
     )
     for (const e of updates) {
-      t.match(e.data, { orderId: uuid, message: 'order update', updatedAt: String }, 'the upstream fields')
+      t.match(
+        e.data,
+        { orderId: uuid, message: 'order update', updatedAt: String, event: STATUS_EVENT },
+        'the upstream fields, and the event named',
+      )
       // The terminal event's id carries the gateway's mark that the end was delivered (event-ids.ts).
       const upstreamId = e.id.replace(/\.end$/, '')
       t.equal(upstreamId, String(Date.parse(String(e.data.updatedAt))), 'the upstream id (updatedAt in ms)')

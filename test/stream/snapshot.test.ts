@@ -14,7 +14,11 @@ t.test(
     const [snapshot] = f.events
     t.equal(snapshot?.type, 'snapshot')
     const order = (await gw.app.inject(`/api/v1/orders/${uuid}`)).json()
-    t.same(snapshot?.data, order, 'the same body GET /api/v1/orders/:uuid returns')
+    t.same(
+      snapshot?.data,
+      { ...order, event: 'snapshot' },
+      'the body GET /api/v1/orders/:uuid returns, named',
+    )
     const id = Number(snapshot?.id)
     t.ok(id >= before && id <= Date.now(), 'id: the read moment in ms')
     t.equal(gw.app.streamHub.stats().openStreams, 1)

@@ -326,6 +326,19 @@ export interface components {
        * @description ISO 8601 UTC: when the gateway last had this price from the swap service.
        */
       quotedAt: string
+      /**
+       * @description `quote`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'quote'
+    }
+    /** @description The `problem` event: the problem document of the refresh that failed, named. */
+    LiveQuoteProblem: components['schemas']['Problem'] & {
+      /**
+       * @description `problem`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'problem'
     }
     /** @description The `end` event: the last of a live quote stream, which the gateway then closes. */
     LiveQuoteEnd: {
@@ -334,6 +347,11 @@ export interface components {
        * @constant
        */
       reason: 'QUOTE_STREAM_MAX_MS'
+      /**
+       * @description `end`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'end'
     }
     /** @description An order to create: all five fields, nothing else. */
     CreateOrderBody: {
@@ -348,8 +366,14 @@ export interface components {
     }
     /** @description The created order: the upstream's, with its deposit address (`walletAddress`), plus its two tokens from the catalog, as a read of the order carries them. */
     OrderCreated: components['schemas']['Order']
-    /** @description The `snapshot` event: the order as a read by uuid answers it. */
-    Snapshot: components['schemas']['Order']
+    /** @description The `snapshot` event: the order as a read by uuid answers it, named. */
+    Snapshot: components['schemas']['Order'] & {
+      /**
+       * @description `snapshot`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'snapshot'
+    }
     /** @description The `orders:status-update` event: the upstream's update, plus the order re-read after it. */
     StatusUpdate: {
       /** Format: uuid */
@@ -360,6 +384,11 @@ export interface components {
       updatedAt: string
       /** @description The full order, re-read after the transition (absent when it could not be read). */
       order?: components['schemas']['Order']
+      /**
+       * @description `orders:status-update`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'orders:status-update'
     }
   }
   responses: never
@@ -739,7 +768,7 @@ export interface operations {
         content: {
           'text/event-stream':
             | components['schemas']['LiveQuote']
-            | components['schemas']['Problem']
+            | components['schemas']['LiveQuoteProblem']
             | components['schemas']['LiveQuoteEnd']
         }
       }
@@ -1149,7 +1178,7 @@ export interface operationEvents {
   }
   watchQuote: {
     quote: components['schemas']['LiveQuote']
-    problem: components['schemas']['Problem']
+    problem: components['schemas']['LiveQuoteProblem']
     end: components['schemas']['LiveQuoteEnd']
   }
 }
