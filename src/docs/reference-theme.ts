@@ -52,7 +52,9 @@ export const REFERENCE_CSS = `
   .swagger-ui .opblock-summary-operation-id { display: none; }
   .swagger-ui .opblock .opblock-section-header { flex-wrap: wrap; }
   .swagger-ui table { display: block; overflow-x: auto; }
-  .swagger-ui .parameters-col_description input, .swagger-ui .parameters-col_description select { max-width: 100%; }
+  .swagger-ui table.parameters thead { display: none; }
+  .swagger-ui table.parameters tr, .swagger-ui table.parameters td { display: block; width: 100%; }
+  .swagger-ui .parameters-col_description input, .swagger-ui .parameters-col_description select { width: 100%; max-width: 100%; }
   .swagger-ui .highlight-code, .swagger-ui .microlight { max-width: calc(100vw - 48px); overflow-x: auto; }
 }
 `
