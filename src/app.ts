@@ -26,6 +26,7 @@ import { type StreamTuning, streamPlugin } from './stream/plugin.js'
 import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
+import { watchPlugin } from './watch/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -92,6 +93,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(ordersPlugin, config.orders)
   await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
   await app.register(liveQuotePlugin, config.quotes)
+  await app.register(watchPlugin)
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)
