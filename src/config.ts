@@ -1,4 +1,4 @@
-// The environment (docs/api.md, "Configuration") parsed once into a typed Config. The only module that reads env.
+// The environment (docs/configuration.md) parsed once into a typed Config. The only module that reads env.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
@@ -115,7 +115,9 @@ function tracingOf(e: {
   }
 }
 
-const envSchema = z.object({
+/** Every variable the gateway reads. Each has its meaning in src/config/settings.ts, which the settings
+ * tables of docs/ are generated from (`npm run docs:tables`); a default given here is the documented one. */
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(3000).refine((p) => p <= 65535, 'must be a port number'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -170,6 +172,9 @@ const envSchema = z.object({
   DEMO: z.enum(['on', 'off']).optional(),
 })
 
+export type EnvVariable = keyof typeof envSchema.shape
+export type OtelVariable = keyof typeof otelSchema
+
 const configSchema = envSchema
   .superRefine((e, ctx) => {
     const production = e.NODE_ENV === 'production'
@@ -198,7 +203,7 @@ const configSchema = envSchema
       /** The origin browsers use: sign-in messages, problem `type` URIs and the origin policy name it. */
       publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
     }
-    // One slice per plugin, each holding every setting that plugin reads (docs/api.md, "Configuration").
+    // One slice per plugin, each holding every setting that plugin reads (docs/configuration.md).
     return {
       env: e.NODE_ENV,
       port: e.PORT,

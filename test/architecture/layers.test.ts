@@ -1,6 +1,7 @@
 // The gateway's sources point down only: a module imports from its own layer or the ones below it,
-// never from above (README, "Layout"). The sandbox (a stand-in for the upstream) and the demo page's
-// browser code stand apart: the sandbox reaches the gateway only for the type of its development entry.
+// never from above (docs/development.md, "Layout"). The sandbox (a stand-in for the upstream) and the
+// demo page's browser code stand apart: the sandbox reaches the gateway only for the type of its
+// development entry.
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import t from 'tap'
@@ -22,7 +23,7 @@ const LAYERS: string[][] = [
   ['webhooks', 'push'],
   ['ops', 'docs', 'demo'],
   ['dev'],
-  ['config.ts', 'app.ts'],
+  ['config.ts', 'config', 'app.ts'],
   ['server.ts', 'cli'],
 ]
 const APART = ['sandbox', 'demo/page']

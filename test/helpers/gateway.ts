@@ -14,7 +14,7 @@ export const TEST_SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij'
 export const UNDECLARED = 'undeclared problem code'
 
 export interface GatewayOptions {
-  /** Environment overrides (the names of docs/api.md, "Configuration"). */
+  /** Environment overrides (the names of docs/configuration.md). */
   env?: Record<string, string>
   sandbox?: SandboxOptions
   deps?: AppDeps

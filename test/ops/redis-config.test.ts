@@ -1,4 +1,4 @@
-// Redis's settings (docs/api.md, "Configuration"): REDIS_COMMAND_TIMEOUT_MS, and a REDIS_URL whose database Redis
+// Redis's settings (docs/configuration.md): REDIS_COMMAND_TIMEOUT_MS, and a REDIS_URL whose database Redis
 // refuses, which stops start-up with a message naming the variable instead of serving from database 0.
 import t from 'tap'
 import { loadConfig } from '../../src/config.js'

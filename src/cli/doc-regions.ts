@@ -1,0 +1,64 @@
+// The tables of docs/ that are generated, each between `<!-- NAME:begin -->` and `<!-- NAME:end -->`:
+// the settings from src/config/settings.ts and envSchema, the error codes from src/errors.ts. Written by
+// `npm run docs:tables`; test/docs/tables.test.ts fails when a file differs from what this renders.
+import { type SettingRow, settingRows } from '../config/rows.js'
+import { errorCatalogue } from '../docs/error-catalogue.js'
+
+export interface Region {
+  /** Relative to the repository's root. */
+  file: string
+  name: string
+  body: () => string
+}
+
+const cell = (text: string) => text.replaceAll('|', '\\|')
+
+const table = (head: string[], rows: string[][]) =>
+  [head, head.map(() => '---'), ...rows].map((r) => `| ${r.map(cell).join(' | ')} |`).join('\n')
+
+const settingsTable = (rows: SettingRow[]) =>
+  table(
+    ['Variable', 'Default', 'Meaning'],
+    rows.map((r) => [`\`${r.variable}\``, r.default, r.meaning]),
+  )
+
+const codesTable = () =>
+  table(
+    ['code', 'status', 'retryable', 'meaning'],
+    errorCatalogue()
+      .sort((a, b) => a.status - b.status)
+      .map((e) => [`\`${e.code}\``, String(e.status), e.retryable ? 'yes' : 'no', e.meaning]),
+  )
+
+export const REGIONS: Region[] = [
+  { file: 'docs/configuration.md', name: 'settings', body: () => settingsTable(settingRows()) },
+  {
+    file: 'docs/api.md',
+    name: 'settings:frontend',
+    body: () => settingsTable(settingRows().filter((r) => r.frontend)),
+  },
+  {
+    file: 'docs/operations.md',
+    name: 'settings:tracing',
+    body: () => settingsTable(settingRows().filter((r) => r.variable.startsWith('OTEL_'))),
+  },
+  { file: 'docs/api.md', name: 'error-codes', body: codesTable },
+]
+
+const markers = (name: string) => [`<!-- ${name}:begin -->`, `<!-- ${name}:end -->`] as const
+
+/** The region's current text in a document, or undefined when its markers are missing. */
+export function regionIn(text: string, name: string): string | undefined {
+  const [begin, end] = markers(name)
+  const from = text.indexOf(begin)
+  const to = text.indexOf(end, from)
+  return from < 0 || to < 0 ? undefined : text.slice(from + begin.length, to).trim()
+}
+
+/** The document with the region's text replaced (its markers must be there). */
+export function withRegion(text: string, name: string, body: string): string {
+  const [begin, end] = markers(name)
+  if (regionIn(text, name) === undefined) throw new Error(`no ${begin} … ${end} markers`)
+  const from = text.indexOf(begin) + begin.length
+  return `${text.slice(0, from)}\n\n${body}\n\n${text.slice(text.indexOf(end, from))}`
+}
