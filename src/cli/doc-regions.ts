@@ -30,18 +30,19 @@ const codesTable = () =>
       .map((e) => [`\`${e.code}\``, String(e.status), e.retryable ? 'yes' : 'no', e.meaning]),
   )
 
+/** A table of the settings `pick` keeps, in a region `settings:<what>` of the file (`settings` for all). */
+const settingsRegion = (file: string, what: string, pick: (row: SettingRow) => boolean): Region => ({
+  file,
+  name: what === '' ? 'settings' : `settings:${what}`,
+  body: () => settingsTable(settingRows().filter(pick)),
+})
+
 export const REGIONS: Region[] = [
-  { file: 'docs/configuration.md', name: 'settings', body: () => settingsTable(settingRows()) },
-  {
-    file: 'docs/api.md',
-    name: 'settings:frontend',
-    body: () => settingsTable(settingRows().filter((r) => r.frontend)),
-  },
-  {
-    file: 'docs/operations.md',
-    name: 'settings:tracing',
-    body: () => settingsTable(settingRows().filter((r) => r.variable.startsWith('OTEL_'))),
-  },
+  settingsRegion('docs/configuration.md', '', () => true),
+  settingsRegion('docs/api.md', 'frontend', (r) => r.frontend === true),
+  settingsRegion('docs/api.md', 'live-quote', (r) => r.variable.startsWith('QUOTE_')),
+  settingsRegion('docs/catalog.md', 'catalog', (r) => r.variable.startsWith('CATALOG_')),
+  settingsRegion('docs/operations.md', 'tracing', (r) => r.variable.startsWith('OTEL_')),
   { file: 'docs/api.md', name: 'error-codes', body: codesTable },
 ]
 

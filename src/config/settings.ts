@@ -80,9 +80,10 @@ export const SETTINGS: Record<EnvVariable, Setting> = {
   UPSTREAM_TIMEOUT_MS: {
     meaning: 'Deadline for all the upstream work of one client request, retries included.',
   },
-  CATALOG_TTL_MS: { meaning: 'How long a copy of the token catalog is fresh.' },
+  CATALOG_TTL_MS: { meaning: 'How long a loaded copy of the token catalog is fresh (`HIT`).' },
   CATALOG_MAX_STALE_MS: {
-    meaning: 'How long past its freshness a copy may still be served while the upstream is down.',
+    meaning:
+      'How long past its freshness a copy may still be served when loads fail. `0`: never serve a copy past its freshness.',
   },
   READINESS_UPSTREAM_WINDOW_MS: {
     meaning:

@@ -2,7 +2,7 @@
 // renders from the code (src/config.ts, src/config/settings.ts, src/errors.ts), and the Redis key
 // table of docs/operations.md names exactly the key spaces of src/redis/stores.ts. A variable, code or
 // key space added without its text fails here, saying what to do.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import t from 'tap'
 import { envSchema, type EnvVariable } from '../../src/config.js'
@@ -45,6 +45,26 @@ function staleRegions(readDoc: (file: string) => string): string[] {
   })
 }
 
+/**
+ * Rows of a settings table (one with a Default column) outside the generated regions: a hand-kept copy
+ * that would drift. Other tables may name a variable (a value's effects, say).
+ */
+function handKeptSettingRows(file: string, text: string, variables: string[]): string[] {
+  const outside = text.replace(/<!-- ([\w:-]+):begin -->[^]*?<!-- \1:end -->/g, '')
+  const problems: string[] = []
+  let header = ''
+  for (const line of outside.split('\n')) {
+    if (!line.startsWith('|')) header = ''
+    else if (header === '') header = line
+    const variable = /^\| `([A-Z][A-Z0-9_]*)` \|/.exec(line)?.[1]
+    if (variable && variables.includes(variable) && /\bDefault\b/.test(header))
+      problems.push(
+        `${file} keeps ${variable}'s default by hand: replace its table with a generated region (REGIONS in src/cli/doc-regions.ts, then \`npm run docs:tables\`)`,
+      )
+  }
+  return problems
+}
+
 /** The prefixes the Redis key table of docs/operations.md names, and what is wrong against KEY_SPACES. */
 function keySpaceProblems(operations: string, spaces: Record<string, string>): string[] {
   const section = operations.slice(operations.indexOf('## Several instances: Redis'))
@@ -85,6 +105,14 @@ t.test('the settings and error-code tables of docs/ are generated from the code'
     read('docs/api.md'),
     /\| `INVALID_AMOUNT` \| 400 \| no \| .*`amount`.*`intendedAmount`/,
     'INVALID_AMOUNT: both amounts',
+  )
+})
+
+t.test('no settings table of the README or docs/ is kept by hand', async (t) => {
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)]
+  t.same(
+    files.filter((f) => f.endsWith('.md')).flatMap((f) => handKeptSettingRows(f, read(f), variables)),
+    [],
   )
 })
 
