@@ -5,7 +5,7 @@
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { problems } from '../problems.js'
-import type { CallContext } from './client.js'
+import type { CallContext } from './call.js'
 
 type Waited<T> = { value: T } | { error: unknown; ownDeadline: boolean }
 

@@ -3,7 +3,9 @@
 import type { Metrics } from '../observability/metrics.js'
 import { LATENCY_BUCKETS } from '../observability/metrics.js'
 import type { Operation } from './classify.js'
-import type { CallObservation, QuotaStats, RefusalReason, UpstreamClient } from './client.js'
+import type { CallObservation } from './call.js'
+import type { UpstreamClient } from './client.js'
+import type { QuotaStats, RefusalReason } from './gates.js'
 import type { TenantKeyWatch } from './tenant-key.js'
 
 /** What the client reports as it calls: counted here. */
