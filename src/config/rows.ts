@@ -11,8 +11,8 @@ export interface SettingRow extends Setting {
 
 /** What the schema makes of the variable left unset, when that is one plain value. */
 export function schemaDefault(variable: EnvVariable): string | undefined {
-  const parsed = envSchema.shape[variable].safeParse(undefined)
-  const value: unknown = parsed.success ? parsed.data : undefined
+  // A variable that must be set fails to parse: its data is then undefined, so no default.
+  const value: unknown = envSchema.shape[variable].safeParse(undefined).data
   return ['string', 'number', 'boolean'].includes(typeof value) ? `\`${String(value)}\`` : undefined
 }
 
