@@ -205,6 +205,11 @@ export class OrderWatcher {
     if (this.held.get(h.orderId) === h) this.held.delete(h.orderId)
   }
 
+  private dropId(orderId: string): void {
+    const h = this.held.get(orderId)
+    if (h) this.drop(h)
+  }
+
   private enqueue(h: Held, task: () => Promise<void>): void {
     h.work = h.work
       .then(() => (h.gone ? undefined : task()))
@@ -231,9 +236,11 @@ export class OrderWatcher {
       else if (h.dirty) this.enqueue(h, () => this.refresh(h))
     }
     if (now - this.lastRenew >= tuning.renewMs) {
-      const mine = new Set(await store.renew(this.registeredIds()))
+      // Only the orders asked about: one registered meanwhile was leased after the list was made.
+      const asked = this.registeredIds()
+      const mine = new Set(await store.renew(asked))
       this.lastRenew = now
-      for (const h of [...this.held.values()]) if (h.registered && !mine.has(h.orderId)) this.drop(h)
+      for (const id of asked) if (!mine.has(id)) this.dropId(id)
     }
     for (const event of await store.stale(now - leaseMs, now, tuning.claimBatch)) await this.publish(event)
     const { instances, watched } = await store.census(now)
