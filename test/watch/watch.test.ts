@@ -99,6 +99,8 @@ t.test('a status stream and the watch share the one upstream subscription', asyn
   await eventually('the watch to subscribe', () => sandbox.control.openStreams(uuid) === 1)
   const stream = follow(t, `${url}/api/orders/${uuid}/status-stream`, { events: STATUS_EVENTS })
   await stream.until('the snapshot', () => stream.of('snapshot').length === 1)
+  // Time for a second upstream stream to open, were the client given one of its own.
+  await new Promise((resolve) => setTimeout(resolve, 300))
   t.equal(sandbox.control.openStreams(uuid), 1, 'one upstream stream for the watch and the client')
   t.equal(await metric(app, 'gateway_upstream_subscriptions'), 1)
   stream.close()
