@@ -69,7 +69,11 @@ t.test('a replayed Idempotency-Key starts nothing new, even after the watch ende
   t.same([again.uuid, again.replayed], [first.uuid, true], 'the second answer is the replay')
   await new Promise((resolve) => setTimeout(resolve, 300))
   t.equal(await metric(app, 'gateway_watched_orders'), 0, 'no watch began')
-  t.same(seen.idsOf(first.uuid), [`${first.uuid}.created`, `${first.uuid}.ERROR`], 'one watch, one event each')
+  t.same(
+    seen.idsOf(first.uuid),
+    [`${first.uuid}.created`, `${first.uuid}.ERROR`],
+    'one watch, one event each',
+  )
 })
 
 t.test('a watch ends after WATCH_MAX_MS, whatever the status', async (t) => {
