@@ -43,8 +43,15 @@ export async function streamGateway(t: Test, setup: StreamSetup = {}) {
   return {
     ...gw,
     control: gw.sandbox.control,
+    /** An order made at the upstream directly: one created through the gateway is watched, and the
+     * watch would keep its upstream subscription open after the last stream left. */
     async newOrder(): Promise<string> {
-      const res = await gw.app.inject({ method: 'POST', url: '/api/v1/orders/create', payload: orderBody(p) })
+      const res = await gw.sandbox.app.inject({
+        method: 'POST',
+        url: '/v1/orders/create',
+        headers: { 'x-tenant-api-key': gw.config.upstream.tenantKey ?? '' },
+        payload: orderBody(p),
+      })
       if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`)
       return res.json().uuid as string
     },
