@@ -5,7 +5,7 @@ import t from 'tap'
 import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
-import { orderBody, picks } from '../helpers/picks.js'
+import { upstreamOrder } from '../helpers/upstream-order.js'
 import { follow, STATUS_EVENTS } from '../helpers/sse.js'
 import { createThrough, FAST, metric, record } from './recorder.js'
 
@@ -117,13 +117,7 @@ t.test('a status stream and the watch share the one upstream subscription', asyn
 t.test('orderWatch.follow watches an order created elsewhere: its changes, not its creation', async (t) => {
   const { app, sandbox } = await startGateway(t, { deps: { watchTuning: FAST } })
   const seen = record(app)
-  const made = await sandbox.app.inject({
-    method: 'POST',
-    url: '/v1/orders/create',
-    headers: { 'x-tenant-api-key': TEST_TENANT_KEY },
-    payload: orderBody(picks(sandbox.control.tokens())),
-  })
-  const uuid = made.json<{ uuid: string }>().uuid
+  const uuid = await upstreamOrder(sandbox, TEST_TENANT_KEY)
   await app.orderWatch.follow(uuid)
   await app.orderWatch.follow(uuid)
   await eventually('the upstream subscription', () => sandbox.control.openStreams(uuid) === 1)
