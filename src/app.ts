@@ -26,7 +26,7 @@ import { type StreamTuning, streamPlugin } from './stream/plugin.js'
 import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
-import { watchPlugin } from './watch/plugin.js'
+import { type WatchTuning, watchPlugin } from './watch/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -43,6 +43,8 @@ export interface AppDeps {
   upstreamTuning?: Partial<UpstreamTuning>
   /** Status-stream tunables (reopen backoff, poll interval, buffer limit...): tests shorten them. */
   streamTuning?: Partial<StreamTuning>
+  /** Watch tunables (how often it renews its leases and looks for orders to take over): tests shorten them. */
+  watchTuning?: Partial<WatchTuning>
   /** Catalog tunables (forced-refresh interval, reload backoff, start-up wait): tests shorten them. */
   catalogTuning?: Partial<CatalogTuning>
   /** Where /metrics listens, overriding METRICS_PORT: tests pass 0 for an ephemeral port. */
@@ -93,7 +95,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(ordersPlugin, config.orders)
   await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
   await app.register(liveQuotePlugin, config.quotes)
-  await app.register(watchPlugin)
+  await app.register(watchPlugin, { ...config.watch, tuning: deps.watchTuning })
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

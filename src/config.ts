@@ -168,6 +168,8 @@ export const envSchema = z.object({
   QUOTE_REFRESH_MS: int(5_000, 1),
   QUOTE_STREAM_MAX_SILENCE_MS: int(30_000, 1),
   QUOTE_STREAM_MAX_MS: int(600_000, 1),
+  WATCH_MAX_MS: int(86_400_000, 1),
+  WATCH_LEASE_MS: int(15_000, 1_000),
   ...otelSchema,
   DEMO: z.enum(['on', 'off']).optional(),
 })
@@ -275,6 +277,7 @@ const configSchema = envSchema
         maxSilenceMs: e.QUOTE_STREAM_MAX_SILENCE_MS,
         maxMs: e.QUOTE_STREAM_MAX_MS,
       },
+      watch: { maxMs: e.WATCH_MAX_MS, leaseMs: e.WATCH_LEASE_MS },
       docs: site,
       /** How long a SIGTERM keeps serving with /readyz at 503 before it drains, and its deadline (ops/shutdown.ts). */
       shutdown: { readyDelayMs: e.SHUTDOWN_READY_DELAY_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },

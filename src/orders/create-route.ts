@@ -10,6 +10,7 @@ import { BODY_FAILURES, TENANT_FAILURES } from '../edge/route-answers.js'
 import { createdOrderSchema } from '../upstream/schemas.js'
 import { orderCreated } from './bodies.js'
 import { fingerprintOf } from './fingerprint.js'
+import type { OrderCreations } from './creations.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import { createOnce, type IdempotencyTerms } from './idempotent.js'
 import type { OrderCounts } from './metrics.js'
@@ -22,6 +23,8 @@ export interface CreateOptions extends IdempotencyTerms {
   credentials: CredentialSource
   idempotency: IdempotencyStore
   counts: OrderCounts
+  /** Told of each order created here (not of replays). */
+  creations: OrderCreations
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -60,7 +63,9 @@ export async function createRoute(app: FastifyInstance, opts: CreateOptions) {
         "order created without the session's user: the upstream did not accept its token",
       )
     }
-    return JSON.stringify(created)
+    const answer = JSON.stringify(created)
+    opts.creations.fire({ body: answer, at: app.clock.now() })
+    return answer
   }
 
   app.withTypeProvider<ZodTypeProvider>().post(

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { createRoute } from './create-route.js'
+import { OrderCreations } from './creations.js'
 import { historyRoute } from './history-route.js'
 import { type IdempotencyStore, MemoryIdempotencyStore } from './idempotency-store.js'
 import { orderMetrics } from './metrics.js'
@@ -14,6 +15,8 @@ import { RedisIdempotencyStore } from './redis-idempotency-store.js'
 declare module 'fastify' {
   interface FastifyInstance {
     orderReader: OrderReader
+    /** Each order created through this instance, for the watch. */
+    orderCreations: OrderCreations
   }
 }
 
@@ -31,6 +34,8 @@ export const ordersPlugin = fp(
     const { clock } = app
     const reader = new OrderReader(app.upstream, clock)
     app.decorate('orderReader', reader)
+    const creations = new OrderCreations()
+    app.decorate('orderCreations', creations)
     const idempotency = app.stores.create<IdempotencyStore>('idempotency', {
       memory: () => new MemoryIdempotencyStore(),
       redis: (link, prefix) =>
@@ -50,6 +55,7 @@ export const ordersPlugin = fp(
           ...routes,
           idempotency,
           counts: orderMetrics(app.metrics),
+          creations,
           replayTtlMs: DAY_MS,
         })
         await scope.register(readRoute, { reader })

@@ -14,6 +14,8 @@ export const KEY_SPACES = {
   idempotency: 'swap-gateway:idempotency:',
   /** The address each sign-in nonce was issued for, expiring with the nonce. */
   nonces: 'swap-gateway:nonce:',
+  /** The watch: watched orders, their last reported status, leases, the outbox and instance heartbeats. */
+  watch: 'swap-gateway:watch:',
 } as const
 export type KeySpace = keyof typeof KEY_SPACES
 

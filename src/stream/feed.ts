@@ -16,6 +16,14 @@ import { type SubscriptionDeps, type SubscriptionTuning, UpstreamSubscription } 
 
 export type OrderRead = Awaited<ReturnType<OrderReader['read']>>
 
+/**
+ * A member of a feed that is not a socket (the watch): told each status the feed moves to, with the
+ * read that found it (undefined when the order could not be read up to that status).
+ */
+export interface FeedWatcher {
+  moved(status: OrderStatus, read: OrderRead | undefined): void
+}
+
 /** How far along the lifecycle a status is; every transition moves to a higher rank. */
 const RANK: Record<OrderStatus, number> = {
   AWAITING_USER_DEPOSIT: 0,
@@ -53,6 +61,7 @@ const FRESH_READ_ATTEMPTS = 3
 
 export class OrderFeed implements StreamGroup {
   readonly clients = new Set<StatusClient>()
+  private readonly watchers = new Set<FeedWatcher>()
   private rank: number
   /** The frame that brings a client to the feed's current status, built when first needed. */
   private current: Buffer | undefined
@@ -102,7 +111,22 @@ export class OrderFeed implements StreamGroup {
   leave(client: StreamClient): void {
     this.clients.delete(client as StatusClient)
     client.group = undefined
-    if (this.clients.size === 0) this.close()
+    this.closeWhenAlone()
+  }
+
+  /** A watcher that knows the order as `read` found it; told at once when the feed is further along. */
+  watch(watcher: FeedWatcher, read: OrderRead): void {
+    this.watchers.add(watcher)
+    const latest = this.latest.body.status
+    if (rankOf(read.body.status) < rankOf(latest)) watcher.moved(latest, this.latest)
+  }
+
+  unwatch(watcher: FeedWatcher): void {
+    if (this.watchers.delete(watcher)) this.closeWhenAlone()
+  }
+
+  private closeWhenAlone(): void {
+    if (this.clients.size === 0 && this.watchers.size === 0) this.close()
   }
 
   get polling(): boolean {
@@ -136,7 +160,10 @@ export class OrderFeed implements StreamGroup {
       const read = await this.freshRead(update.status)
       const data = read ? { ...update, order: read.body } : update
       const id = eventId(message.id ?? String(read?.readAt ?? this.host.clock.now()), update.status)
-      this.publish(update.status, eventFrame({ event: STATUS_EVENT, id, data: JSON.stringify(data) }))
+      const fresh = read && rankOf(read.body.status) >= rankOf(update.status) ? read : undefined
+      if (fresh) this.latest = fresh
+      const frame = eventFrame({ event: STATUS_EVENT, id, data: JSON.stringify(data) })
+      this.publish(update.status, frame, fresh)
     })
   }
 
@@ -149,7 +176,7 @@ export class OrderFeed implements StreamGroup {
     if (!read || rankOf(read.body.status) <= this.rank) return
     this.latest = read
     this.current = undefined
-    this.publish(read.body.status, this.currentFrame())
+    this.publish(read.body.status, this.currentFrame(), read)
   }
 
   /** A status-update for the latest read, stamped with the moment of that read. */
@@ -158,11 +185,12 @@ export class OrderFeed implements StreamGroup {
     return this.current
   }
 
-  private publish(status: OrderStatus, frame: Buffer): void {
+  private publish(status: OrderStatus, frame: Buffer, read: OrderRead | undefined): void {
     if (this.ended) return
     const rank = rankOf(status)
     this.rank = rank
     this.current = frame
+    for (const watcher of this.watchers) watcher.moved(status, read)
     if (TERMINAL_STATUSES.has(status)) {
       for (const client of [...this.clients]) this.host.finish(client, frame)
       this.close()

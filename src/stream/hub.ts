@@ -12,7 +12,14 @@ import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import type { StreamClients, StreamSource } from './clients.js'
 import { SNAPSHOT_EVENT } from './events.js'
 import { eventId } from './event-ids.js'
-import { catchUpFrame, type FeedHost, OrderFeed, type OrderRead, type StatusClient } from './feed.js'
+import {
+  catchUpFrame,
+  type FeedHost,
+  type FeedWatcher,
+  OrderFeed,
+  type OrderRead,
+  type StatusClient,
+} from './feed.js'
 import { eventFrame } from './frames.js'
 import type { SubscriptionTuning } from './subscription.js'
 
@@ -100,12 +107,26 @@ export class StatusHub implements StreamSource {
       return
     }
     streams.deliver(client, snapshot)
+    this.feedOf(uuid, read).join(client, read)
+  }
+
+  /**
+   * Follows a non-terminal order for a member that is not a socket (the watch), on the same upstream
+   * subscription as the order's status streams. Returns how to stop following.
+   */
+  follow(uuid: string, read: OrderRead, watcher: FeedWatcher): () => void {
+    const feed = this.feedOf(uuid, read)
+    feed.watch(watcher, read)
+    return () => feed.unwatch(watcher)
+  }
+
+  private feedOf(uuid: string, read: OrderRead): OrderFeed {
     let feed = this.feeds.get(uuid)
     if (!feed) {
       feed = new OrderFeed(uuid, read, this.feedHost(uuid))
       this.feeds.set(uuid, feed)
     }
-    feed.join(client, read)
+    return feed
   }
 
   stats(): StreamStats {

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../src/app.js'
 import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
-import { orderBody, picks } from '../helpers/picks.js'
+import { upstreamOrder } from '../helpers/upstream-order.js'
 import { assertProblem } from '../helpers/problem.js'
 
 const READ = 'GET /v1/orders/:uuid'
@@ -24,10 +24,10 @@ async function withOrder(
   deps?: AppDeps,
 ) {
   const gw = await startGateway(t, { env, deps, listen: true })
-  const p = picks(gw.sandbox.control.tokens())
-  const created = await gw.app.inject({ method: 'POST', url: '/api/v1/orders/create', payload: orderBody(p) })
+  // Made at the upstream: one created through the gateway is watched, and the watch reads it too.
+  const uuid = await upstreamOrder(gw.sandbox, gw.config.upstream.tenantKey ?? '')
   gw.sandbox.control.clearRequests()
-  return { ...gw, uuid: created.json().uuid as string }
+  return { ...gw, uuid }
 }
 
 t.test('one generic 500 on an order read, then the order: 200, not ORDER_NOT_FOUND', async (t) => {

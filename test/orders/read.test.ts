@@ -1,16 +1,15 @@
 import { createServer } from 'node:net'
 import t from 'tap'
 import { startGateway } from '../helpers/gateway.js'
-import { orderBody, picks } from '../helpers/picks.js'
+import { upstreamOrder } from '../helpers/upstream-order.js'
 import { assertProblem } from '../helpers/problem.js'
 
 const READ = 'GET /v1/orders/:uuid'
 
 async function withOrder(t: Parameters<typeof startGateway>[0], env?: Record<string, string>) {
   const gw = await startGateway(t, { env })
-  const p = picks(gw.sandbox.control.tokens())
-  const created = await gw.app.inject({ method: 'POST', url: '/api/v1/orders/create', payload: orderBody(p) })
-  const uuid: string = created.json().uuid
+  // Made at the upstream: one created through the gateway is watched, and the watch reads it too.
+  const uuid = await upstreamOrder(gw.sandbox, gw.config.upstream.tenantKey ?? '')
   gw.sandbox.control.clearRequests()
   return { ...gw, uuid }
 }

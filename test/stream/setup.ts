@@ -6,7 +6,7 @@ import type { StreamTuning } from '../../src/stream/plugin.js'
 import type { UpstreamTuning } from '../../src/upstream/client.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
-import { orderBody, picks } from '../helpers/picks.js'
+import { upstreamOrder } from '../helpers/upstream-order.js'
 import { type Follower, follow, STATUS_EVENTS, type StatusData } from '../helpers/sse.js'
 
 export const STREAM_ROUTE = 'GET /orders/:orderUUID/status-stream'
@@ -39,15 +39,11 @@ export async function streamGateway(t: Test, setup: StreamSetup = {}) {
     sandbox: setup.sandbox,
     deps: { streamTuning: setup.tuning, upstreamTuning: setup.upstreamTuning, random: setup.random },
   })
-  const p = picks(gw.sandbox.control.tokens())
   return {
     ...gw,
     control: gw.sandbox.control,
-    async newOrder(): Promise<string> {
-      const res = await gw.app.inject({ method: 'POST', url: '/api/v1/orders/create', payload: orderBody(p) })
-      if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`)
-      return res.json().uuid as string
-    },
+    /** Made at the upstream: an order created through the gateway is watched, keeping its subscription. */
+    newOrder: () => upstreamOrder(gw.sandbox, gw.config.upstream.tenantKey ?? ''),
     streamUrl: (uuid: string) => `${gw.url}/api/orders/${uuid}/status-stream`,
     follow(uuid: string, headers?: Record<string, string>): Follower<StatusData> {
       const f = follow<StatusData>(t, `${gw.url}/api/orders/${uuid}/status-stream`, {
