@@ -166,6 +166,7 @@ const envSchema = z.object({
   QUOTE_REFRESH_MS: int(5_000, 1),
   QUOTE_STREAM_MAX_SILENCE_MS: int(30_000, 1),
   QUOTE_STREAM_MAX_MS: int(600_000, 1),
+  WALLET_EVENTS_RETAIN_MS: int(3_600_000, 1),
   ...otelSchema,
   DEMO: z.enum(['on', 'off']).optional(),
 })
@@ -270,6 +271,7 @@ const configSchema = envSchema
         maxSilenceMs: e.QUOTE_STREAM_MAX_SILENCE_MS,
         maxMs: e.QUOTE_STREAM_MAX_MS,
       },
+      wallet: { apiPrefix: site.apiPrefix, retainMs: e.WALLET_EVENTS_RETAIN_MS },
       docs: site,
       /** How long a SIGTERM keeps serving with /readyz at 503 before it drains, and its deadline (ops/shutdown.ts). */
       shutdown: { readyDelayMs: e.SHUTDOWN_READY_DELAY_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },

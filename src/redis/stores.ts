@@ -14,6 +14,8 @@ export const KEY_SPACES = {
   idempotency: 'swap-gateway:idempotency:',
   /** The address each sign-in nonce was issued for, expiring with the nonce. */
   nonces: 'swap-gateway:nonce:',
+  /** Each signed-in user's order events for their wallet streams (`log:`, `seen:`, `live:` channels). */
+  wallet: 'swap-gateway:wallet:',
 } as const
 export type KeySpace = keyof typeof KEY_SPACES
 

@@ -19,7 +19,7 @@ const LAYERS: string[][] = [
   ['stream'],
   ['live-quote'],
   ['watch'],
-  ['webhooks', 'push'],
+  ['webhooks', 'push', 'wallet-stream'],
   ['ops', 'docs', 'demo'],
   ['dev'],
   ['config.ts', 'app.ts'],
