@@ -57,7 +57,13 @@ export async function walletGateway(t: Test, setup: WalletSetup = {}) {
       })
       if (verify.status !== 201) throw new Error(`sign-in failed: ${verify.text}`)
       const token = verify.json.sessionToken as string
-      return { token, userId: verify.json.userId as string, auth: { authorization: `Bearer ${token}` } }
+      return {
+        token,
+        userId: verify.json.userId as string,
+        auth: { authorization: `Bearer ${token}` },
+        /** When the session counts as lapsed (`expiresAt`), on the gateway's clock. */
+        lapsesAt: Date.parse(verify.json.expiresAt as string),
+      }
     },
     /** An order created through the gateway, as the signed-in user (or anonymously). */
     async createOrder(token?: string): Promise<Order> {
@@ -69,6 +75,14 @@ export async function walletGateway(t: Test, setup: WalletSetup = {}) {
       })
       if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`)
       return res.json()
+    },
+    async logout(token: string) {
+      const res = await gw.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { authorization: `Bearer ${token}` },
+      })
+      if (res.statusCode !== 204) throw new Error(`logout failed: ${res.statusCode} ${res.body}`)
     },
     async readOrder(uuid: string): Promise<Order> {
       return (await gw.app.inject({ url: `/api/v1/orders/${uuid}` })).json()
