@@ -173,7 +173,7 @@ export class WalletHub implements StreamSource {
       do {
         group.again = false
         const live = [...group.clients].filter((c) => c.live)
-        if (live.length === 0 || !this.opts.events.available) break
+        if (live.length === 0) break
         const from = live.reduce((min, c) => (isAfter(min, c.lastId) ? c.lastId : min), live[0]!.lastId)
         const entries = await this.opts.events.after(group.user, from)
         for (const entry of entries) {
