@@ -9,6 +9,7 @@ import type {
   EventSourceConstructor,
   GatewayProblem,
   MyOrdersHandlers,
+  Order,
   OrderHistoryItem,
   StatusUpdate,
 } from 'swap-gateway-client'
@@ -41,7 +42,7 @@ function recorder() {
   return { snapshots, created, updates, problems, handlers }
 }
 
-const event = (order: CreatedOrder, previousStatus: OrderEvent['previousStatus'] = null): OrderEvent => ({
+const event = (order: Order, previousStatus: OrderEvent['previousStatus'] = null): OrderEvent => ({
   id: `${order.uuid}.${previousStatus === null ? 'created' : order.status}`,
   type: previousStatus === null ? 'order.created' : 'order.status_changed',
   timestamp: new Date().toISOString(),
