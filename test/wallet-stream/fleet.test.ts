@@ -68,6 +68,6 @@ t.test('a logout on one instance ends the streams on another', { skip: noRedis }
   const onA = await a.raw(alice.auth)
   t.equal(events(await onA.first())[0]!.event, 'snapshot')
   await b.logout(alice.token)
-  const { text } = await onA.ended
+  const text = await onA.until('the end of the stream on A', (_, ended) => ended)
   t.match(text, /: session ended; sign in again\n\n$/)
 })
