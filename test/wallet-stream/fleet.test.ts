@@ -1,14 +1,20 @@
 // Wallet streams across a fleet sharing one Redis: an order event published on one instance (the one
 // whose watch found it) reaches the user's streams on every instance, once; a reconnect to another
-// instance resumes from the shared log; a logout on one instance ends the user's streams on another.
+// instance resumes from the shared log; a logout on one instance ends the user's streams on another;
+// while Redis is away, streams open without waiting on it and get the outage's events once it is back.
 import type { Test } from 'tap'
 import t from 'tap'
+import { eventually } from '../helpers/eventually.js'
 import { events } from '../helpers/sse.js'
+import { redisServerInstalled, startPrivateRedis } from '../ops/private-redis.js'
 import { RETAIN_MS, reconnects } from './resume.js'
 import { orderEvent, walletGateway } from './setup.js'
 
 const sharedRedis = process.env.REDIS_URL
 const noRedis = sharedRedis ? false : 'REDIS_URL is not set: the fleet tests need a real Redis'
+const noRedisServer = redisServerInstalled()
+  ? false
+  : 'redis-server is not installed: cannot stop a private Redis'
 
 const twoInstances = async (t: Test, env: Record<string, string> = {}) => {
   const a = await walletGateway(t, { env: { REDIS_URL: sharedRedis!, ...env } })
@@ -71,3 +77,31 @@ t.test('a logout on one instance ends the streams on another', { skip: noRedis }
   const text = await onA.until('the end of the stream on A', (_, ended) => ended)
   t.match(text, /: session ended; sign in again\n\n$/)
 })
+
+t.test(
+  'with Redis down a stream opens at once with a snapshot, and the events found meanwhile follow when it is back',
+  { skip: noRedisServer },
+  async (t) => {
+    const redis = await startPrivateRedis(t)
+    const gw = await walletGateway(t, { env: { REDIS_URL: redis.url } })
+    const alice = await gw.user()
+    await redis.stop()
+    await eventually('the gateway sees Redis down', () => gw.app.redis?.up === false)
+
+    const stream = await gw.raw(alice.auth)
+    const first = events(await stream.first())[0]!
+    t.equal(first.event, 'snapshot', 'no wait on a Redis known down')
+    t.equal(first.id, '', 'no log id: a reconnect starts afresh')
+    const hers = await gw.createOrder(alice.token)
+    await gw.app.orderEvents.publish(orderEvent(hers))
+
+    await redis.start()
+    const text = await stream.until(
+      'the event found during the outage',
+      (s) => events(s).length === 2,
+      15_000,
+    )
+    t.match(events(text)[1], { event: 'order-created', id: /^\d+-\d+$/ })
+    stream.close()
+  },
+)
