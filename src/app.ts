@@ -27,6 +27,7 @@ import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 import { type WatchTuning, watchPlugin } from './watch/plugin.js'
+import { walletStreamPlugin } from './wallet-stream/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -96,6 +97,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
   await app.register(liveQuotePlugin, config.quotes)
   await app.register(watchPlugin, { ...config.watch, tuning: deps.watchTuning })
+  await app.register(walletStreamPlugin, config.wallet)
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

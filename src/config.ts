@@ -170,6 +170,7 @@ export const envSchema = z.object({
   QUOTE_STREAM_MAX_MS: int(600_000, 1),
   WATCH_MAX_MS: int(86_400_000, 1),
   WATCH_LEASE_MS: int(15_000, 1_000),
+  WALLET_EVENTS_RETAIN_MS: int(3_600_000, 1),
   ...otelSchema,
   DEMO: z.enum(['on', 'off']).optional(),
 })
@@ -278,6 +279,7 @@ const configSchema = envSchema
         maxMs: e.QUOTE_STREAM_MAX_MS,
       },
       watch: { maxMs: e.WATCH_MAX_MS, leaseMs: e.WATCH_LEASE_MS },
+      wallet: { apiPrefix: site.apiPrefix, retainMs: e.WALLET_EVENTS_RETAIN_MS },
       docs: site,
       /** How long a SIGTERM keeps serving with /readyz at 503 before it drains, and its deadline (ops/shutdown.ts). */
       shutdown: { readyDelayMs: e.SHUTDOWN_READY_DELAY_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },

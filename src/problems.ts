@@ -80,7 +80,7 @@ export const problems = {
   tooManyStreams: (maxPerIp: number, seconds: number) =>
     new GatewayError(
       'RATE_LIMITED',
-      `At most ${maxPerIp} streams (order status and live quote) may be open per client.`,
+      `At most ${maxPerIp} streams (order status, live quote and wallet) may be open per client.`,
       retryAfter(seconds),
     ),
   noRoomForStream: (seconds: number) =>

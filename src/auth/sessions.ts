@@ -87,6 +87,16 @@ export class Sessions implements CredentialSource {
     return problem(challenge)
   }
 
+  /** When the session counts as lapsed (the margin before its token's `exp`): a stream ends then. */
+  lapsesAt(session: Session): number {
+    return session.expiresAt - this.expiryMarginMs
+  }
+
+  /** False once the session has been logged out, on any instance: a stream it opened ends. */
+  async stillOpen(session: Session): Promise<boolean> {
+    return !(await this.revocations.isRevoked(session.sid))
+  }
+
   /** Seals the session, sets it as the cookie, and returns the sealed form for Bearer use. */
   async issue(reply: FastifyReply, session: Session): Promise<string> {
     const sealed = await this.sealer.seal(session)

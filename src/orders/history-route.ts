@@ -9,6 +9,7 @@ import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { onTheWire } from '../edge/wire-types.js'
 import { GatewayError } from '../errors.js'
 import { historySchema, MAX_PAGE_SIZE } from '../upstream/schemas.js'
+import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import type { CredentialSource } from './pair-and-credentials.js'
 import { problems } from '../problems.js'
 
@@ -23,6 +24,21 @@ const page = (max: number) =>
   ).optional()
 
 export const historyQuery = z.object({ current: page(999_999_999), limit: page(MAX_PAGE_SIZE) })
+
+/** A page of the user's orders, read with their access token (the wallet stream's snapshot too). */
+export const readHistory = (
+  upstream: UpstreamClient,
+  ctx: CallContext,
+  accessToken: string,
+  query: URLSearchParams,
+) =>
+  upstream.call(ctx, {
+    operation: 'history',
+    path: '/v1/orders',
+    query: query.toString(),
+    accessToken,
+    schema: historySchema,
+  })
 
 export async function historyRoute(app: FastifyInstance, opts: { credentials: CredentialSource }) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -51,13 +67,7 @@ export async function historyRoute(app: FastifyInstance, opts: { credentials: Cr
       if (request.query.current !== undefined) query.set('current', String(request.query.current))
       if (request.query.limit !== undefined) query.set('limit', String(request.query.limit))
       try {
-        const history = await app.upstream.call(request.upstreamContext(), {
-          operation: 'history',
-          path: '/v1/orders',
-          query: query.toString(),
-          accessToken: user.accessToken,
-          schema: historySchema,
-        })
+        const history = await readHistory(app.upstream, request.upstreamContext(), user.accessToken, query)
         return reply
           .header('cache-control', 'no-store')
           .type('application/json; charset=utf-8')

@@ -16,6 +16,8 @@ export const KEY_SPACES = {
   nonces: 'swap-gateway:nonce:',
   /** The watch: watched orders, their last reported status, leases, the outbox and instance heartbeats. */
   watch: 'swap-gateway:watch:',
+  /** Each signed-in user's order events for their wallet streams (`log:`, `seen:`, `live:` channels). */
+  wallet: 'swap-gateway:wallet:',
 } as const
 export type KeySpace = keyof typeof KEY_SPACES
 

@@ -1,5 +1,5 @@
 // Every open Server-Sent Events stream of this process, whatever it follows (an order's status, a
-// live quote): the stream limits per client IP and in total (both kinds count against the same
+// live quote, a wallet's orders): the stream limits per client IP and in total (both kinds count against the same
 // limits), one heartbeat timer for all, the drop of a client that stops reading, ends done in batches,
 // and at shutdown every stream ended at its own moment of the drain window. What a stream carries is
 // its hub's business (stream/hub.ts, live-quote/hub.ts); each hub is a source of groups of clients.
@@ -10,7 +10,7 @@ import { problems } from '../problems.js'
 import { commentFrame } from './frames.js'
 import { jitteredRetry, spreadOver } from './spread.js'
 
-export type StreamKind = 'status' | 'quote'
+export type StreamKind = 'status' | 'quote' | 'wallet'
 
 /** Per-client state, kept tiny: ten thousand of these must fit in a few hundred kilobytes. */
 export interface StreamClient {
@@ -61,8 +61,8 @@ export class StreamClients {
   private readonly perIp = new Map<string, number>()
   /** Admitted streams, including those still preparing their first event: what the limits count. */
   private admitted = 0
-  private readonly open: Record<StreamKind, number> = { status: 0, quote: 0 }
-  private readonly sent: Record<StreamKind, number> = { status: 0, quote: 0 }
+  private readonly open: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
+  private readonly sent: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
   private closing = false
   private readonly sources: StreamSource[] = []
   private readonly heartbeat: NodeJS.Timeout

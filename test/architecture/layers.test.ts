@@ -20,7 +20,7 @@ const LAYERS: string[][] = [
   ['stream'],
   ['live-quote'],
   ['watch'],
-  ['webhooks', 'push'],
+  ['webhooks', 'push', 'wallet-stream'],
   ['ops', 'docs', 'demo'],
   ['dev'],
   ['config.ts', 'config', 'app.ts'],

@@ -38,7 +38,7 @@ function count(conn: Connection, chunk: Buffer, at: number) {
   if (found > 0) onProgress()
 }
 
-function open(target: URL): Promise<void> {
+function open(target: URL, authorization?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(target.port), target.hostname)
     const conn: Connection = { socket, seen: 0, tail: Buffer.alloc(0) }
@@ -46,7 +46,7 @@ function open(target: URL): Promise<void> {
     socket.setNoDelay(true)
     socket.once('error', reject)
     socket.write(
-      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n\r\n`,
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n${authorization ? `Authorization: ${authorization}\r\n` : ''}\r\n`,
     )
     socket.on('data', (chunk: Buffer) => {
       if (head) {
@@ -68,11 +68,17 @@ function open(target: URL): Promise<void> {
   })
 }
 
-async function openAll(urls: string[], perUrl: number, concurrency: number) {
-  const queue = urls.flatMap((url) => Array.from({ length: perUrl }, () => new URL(url)))
+/** `authorizations`: the Authorization header of each URL's streams (wallet streams), by index. */
+async function openAll(urls: string[], perUrl: number, concurrency: number, authorizations: string[] = []) {
+  const queue = urls.flatMap((url, i) =>
+    Array.from({ length: perUrl }, () => ({ url: new URL(url), authorization: authorizations[i] })),
+  )
   let next = 0
   const worker = async () => {
-    while (next < queue.length) await open(queue[next++]!)
+    while (next < queue.length) {
+      const { url, authorization } = queue[next++]!
+      await open(url, authorization)
+    }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
 }
@@ -96,7 +102,12 @@ serve(async (message) => {
   switch (message.type) {
     case 'open': {
       const started = wallNow()
-      await openAll(message.urls as string[], message.perUrl as number, message.concurrency as number)
+      await openAll(
+        message.urls as string[],
+        message.perUrl as number,
+        message.concurrency as number,
+        message.authorizations as string[] | undefined,
+      )
       return { type: 'opened', count: connections.length, ms: wallNow() - started }
     }
     case 'await-round': {

@@ -1,9 +1,10 @@
-// The gateway under test in the stream and live quote benchmarks, in its own process: every feature
+// The gateway under test in the stream, live quote and wallet benchmarks, in its own process: every feature
 // on, logging at info to /dev/null, stream limits raised to hold 10,000 streams from one address;
 // further settings as JSON in the second argument.
 import { buildApp } from '../../src/app.js'
 import { benchConfig } from './setup.js'
-import { serve, settledMemory } from './stream-ipc.js'
+import type { OrderEvent } from '../../src/watch/order-event.js'
+import { serve, settledMemory, wallNow } from './stream-ipc.js'
 
 const upstream = process.argv[2]
 if (!upstream) throw new Error('usage: stream-gateway.ts <upstream url> [settings as JSON]')
@@ -21,6 +22,12 @@ serve(
         stats: app.streamHub.stats(),
         quotes: app.quoteHub.stats(),
       }
+    // The wallet benchmark: order events published here as the watch publishes them.
+    if (message.type === 'publish') {
+      const t0 = wallNow()
+      await Promise.all((message.events as OrderEvent[]).map((event) => app.orderEvents.publish(event)))
+      return { type: 'published', t0 }
+    }
     return undefined
   },
   { type: 'ready', url },

@@ -16,6 +16,7 @@ const OPERATIONS = {
   'get /api/v1/orders/{uuid}': 'getOrder',
   'get /api/v1/orders': 'listOrders',
   'get /api/orders/{uuid}/status-stream': 'followOrder',
+  'get /api/v1/orders/stream': 'followMyOrders',
   'get /api/auth/siwx/challenge': 'getChallenge',
   'post /api/auth/siwx/verify': 'verifySignIn',
   'post /api/auth/refresh': 'refreshSession',
@@ -336,8 +337,21 @@ t.test('the stream names its events and their data; Problem types its code-speci
   t.match(doc.components.schemas.LiveQuote, {
     allOf: [{ $ref: '#/components/schemas/Quote' }, { required: ['quotedAt'] }],
   })
+  const wallet = doc.paths['/api/v1/orders/stream']!.get!.responses['200']!.content!['text/event-stream']!
+  t.same(
+    wallet.schema,
+    {
+      anyOf: [
+        { $ref: '#/components/schemas/WalletSnapshot' },
+        { $ref: '#/components/schemas/WalletOrderCreated' },
+        { $ref: '#/components/schemas/StatusUpdate' },
+      ],
+    },
+    "the wallet stream's schema too",
+  )
+  t.same(Object.keys(wallet['x-events']!), ['snapshot', 'order-created', 'orders:status-update'])
   // Generators type events from `schema` alone: each event's data names its event, so the union narrows.
-  for (const media of [stream, live]) {
+  for (const media of [stream, live, wallet]) {
     for (const [name, { data }] of Object.entries(media['x-events']!)) {
       const schema = doc.components.schemas[data.$ref!.split('/').at(-1)!]!
       const tag = [schema, ...((schema.allOf ?? []) as Schema[])].find((s) => s.properties?.event)

@@ -18,7 +18,11 @@ export interface EventSourceLike {
 }
 export type EventSourceConstructor = new (
   url: string,
-  init?: { withCredentials?: boolean },
+  /**
+   * `headers`: sent on each connection by EventSource classes that take them (React Native's
+   * react-native-sse, event-source-polyfill); the browser's own ignores them and sends the cookie.
+   */
+  init?: { withCredentials?: boolean; headers?: Record<string, string> },
 ) => EventSourceLike
 
 export interface FollowHandlers {

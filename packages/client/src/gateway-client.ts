@@ -3,6 +3,7 @@
 // Each method rejects with a GatewayProblem whose `code` is one the operation can answer
 // (`MethodProblem<'getOrder'>`; narrow a caught error with `isProblemOf(err, 'getOrder')`).
 import { followOrder, type EventSourceConstructor, type FollowHandlers, type Following } from './follow.js'
+import { followMyOrders, type FollowingMyOrders, type MyOrdersHandlers } from './follow-my-orders.js'
 import { type Call, type Credentials, type FetchLike, Http } from './http.js'
 import { clientProblem, GatewayProblem, type ClientMethod } from './problem.js'
 import type {
@@ -87,6 +88,13 @@ export interface GatewayClient {
    * `handlers.onProblem`. In a browser page it pauses while the page is hidden.
    */
   watchQuote(params: QuoteParams, handlers: QuoteHandlers): Watching
+  /**
+   * Every order of the signed-in user on one stream: a snapshot, then each order created and each
+   * status change; problems go to `handlers.onError`. When the session lapses and the client holds a
+   * wallet, it signs again and reopens the stream. In token mode the EventSource class must send
+   * `init.headers` (react-native-sse and event-source-polyfill do).
+   */
+  followMyOrders(handlers: MyOrdersHandlers): FollowingMyOrders
   getChallenge(params?: ChallengeParams): Promise<Challenge>
   verifySignIn(body: VerifyBody): Promise<SignInResult>
   /** Renews the session; holding a wallet from signIn, a refused renewal is one signature instead. */
@@ -275,6 +283,31 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
           ...(typeof page?.visibilityState === 'string' && page.addEventListener
             ? { page: page as PageVisibility }
             : {}),
+        },
+        handlers,
+      )
+    },
+    followMyOrders(handlers) {
+      const EventSource = options.EventSource ?? browser.EventSource
+      if (!EventSource)
+        throw new TypeError('followMyOrders needs an EventSource: pass one to createGatewayClient.')
+      const probe: Call = { operation: 'followMyOrders', path: '/v1/orders', query: { limit: 1 } }
+      return followMyOrders(
+        {
+          url: http.url('/v1/orders/stream'),
+          EventSource,
+          withCredentials: credentials === 'include',
+          authorization: () => (http.sessionToken === undefined ? undefined : `Bearer ${http.sessionToken}`),
+          async check() {
+            try {
+              await http.send(probe)
+              return 'fine'
+            } catch (err) {
+              if (!lapsed(err)) throw err
+              await resign(err)
+              return 'resigned'
+            }
+          },
         },
         handlers,
       )

@@ -2,6 +2,7 @@
 // Node 20+. Runs on fetch and EventSource alone; its types are generated from the gateway's document.
 export type { EventSourceConstructor, EventSourceLike, FollowHandlers, Following } from './follow.js'
 export type { PageVisibility, QuoteHandlers, Watching } from './watch-quote.js'
+export type { CreatedOrder, FollowingMyOrders, MyOrdersHandlers } from './follow-my-orders.js'
 export {
   createGatewayClient,
   type GatewayClient,

@@ -390,6 +390,24 @@ export interface components {
        */
       event: 'orders:status-update'
     }
+    /** @description The wallet stream's `snapshot` event: the user's recent orders. It replaces whatever the client held. */
+    WalletSnapshot: {
+      /** @description The user's most recent orders, newest first, as the first page of their history lists them. */
+      orders: components['schemas']['OrderHistoryItem'][]
+      /**
+       * @description `snapshot`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'snapshot'
+    }
+    /** @description The `order-created` event: an order the signed-in user just created, through any instance. */
+    WalletOrderCreated: components['schemas']['Order'] & {
+      /**
+       * @description `order-created`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'order-created'
+    }
   }
   responses: never
   parameters: never
@@ -780,6 +798,30 @@ export interface operations {
       }
     }
   }
+  followMyOrders: {
+    parameters: {
+      query?: {
+        limit?: number
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'text/event-stream':
+            | components['schemas']['WalletSnapshot']
+            | components['schemas']['WalletOrderCreated']
+            | components['schemas']['StatusUpdate']
+        }
+      }
+    }
+  }
   getHealth: {
     parameters: {
       query?: never
@@ -1130,6 +1172,21 @@ export interface operationProblems {
     | 'UPSTREAM_UNAVAILABLE'
     | 'SERVICE_UNAVAILABLE'
     | 'UPSTREAM_TIMEOUT'
+  followMyOrders:
+    | 'VALIDATION_FAILED'
+    | 'AUTH_REQUIRED'
+    | 'SESSION_EXPIRED'
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'REQUEST_TIMEOUT'
+    | 'URI_TOO_LONG'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'UPSTREAM_ERROR'
+    | 'UPSTREAM_BAD_RESPONSE'
+    | 'UPSTREAM_UNAVAILABLE'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UPSTREAM_TIMEOUT'
   getHealth:
     | 'ORIGIN_NOT_ALLOWED'
     | 'REQUEST_TIMEOUT'
@@ -1180,5 +1237,10 @@ export interface operationEvents {
     quote: components['schemas']['LiveQuote']
     problem: components['schemas']['LiveQuoteProblem']
     end: components['schemas']['LiveQuoteEnd']
+  }
+  followMyOrders: {
+    snapshot: components['schemas']['WalletSnapshot']
+    'order-created': components['schemas']['WalletOrderCreated']
+    'orders:status-update': components['schemas']['StatusUpdate']
   }
 }

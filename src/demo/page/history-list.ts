@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
-// The signed-in user's orders, newest first; choosing one follows it in the order panel.
-import type { OrderHistoryItem } from 'swap-gateway-client'
+// The signed-in user's orders, newest first, kept live by the wallet stream: its snapshot, then each
+// order the user creates (on any device) and each status change; choosing one follows it in the order
+// panel.
+import type { FollowingMyOrders, OrderHistoryItem, StatusUpdate } from 'swap-gateway-client'
 import type { Alerts } from './alert.js'
 import type { Client } from './client.js'
 import { byId, el } from './dom.js'
@@ -11,41 +13,68 @@ const PAGE_SIZE = 10
 export class HistoryList {
   private readonly section = byId('history')
   private readonly list = byId('history-list')
+  private following: FollowingMyOrders | undefined
+  private items: OrderHistoryItem[] = []
 
   constructor(
     private readonly client: Client,
     private readonly alerts: Alerts,
     private readonly onOpen: (order: OrderHistoryItem) => void,
-    /** Called after each load: a lapsed session may have been renewed by a new signature meanwhile. */
-    private readonly afterLoad: () => Promise<void>,
+    /** Called on each snapshot and at the stream's end: the session may have been renewed or ended. */
+    private readonly sessionMoved: () => Promise<void>,
   ) {
-    byId('refresh-history').addEventListener('click', () => void this.load())
+    byId('refresh-history').addEventListener('click', () => this.follow())
   }
 
   hide(): void {
+    this.following?.close()
+    this.following = undefined
     this.section.hidden = true
     this.list.replaceChildren()
   }
 
-  async load(): Promise<void> {
+  /** Opens (or reopens, with a fresh snapshot) the stream of the user's orders. */
+  follow(): void {
     this.section.hidden = false
-    try {
-      const history = await this.client.listOrders({ current: 1, limit: PAGE_SIZE })
-      this.alerts.clear('history')
-      this.render(history.items)
-    } catch (err) {
-      this.alerts.show('history', err)
-    }
-    await this.afterLoad()
+    this.following?.close()
+    this.following = this.client.followMyOrders({
+      onSnapshot: (orders) => {
+        this.alerts.clear('history')
+        this.items = orders
+        this.render()
+        void this.sessionMoved()
+      },
+      onCreated: (order) => this.upsert(order),
+      onUpdate: (update) => this.updated(update),
+      onError: (problem) => {
+        this.following = undefined
+        this.alerts.show('history', problem)
+        void this.sessionMoved()
+      },
+    })
   }
 
-  private render(items: OrderHistoryItem[]): void {
-    if (items.length === 0) {
+  /** An order the page knows of (created here): shown at once, whatever the stream says later. */
+  upsert(order: OrderHistoryItem): void {
+    const at = this.items.findIndex((o) => o.uuid === order.uuid)
+    if (at === -1) this.items = [order, ...this.items].slice(0, PAGE_SIZE)
+    else this.items[at] = { ...this.items[at], ...order }
+    this.render()
+  }
+
+  private updated(update: StatusUpdate): void {
+    if (update.order) return this.upsert(update.order)
+    const known = this.items.find((o) => o.uuid === update.orderId)
+    if (known) this.upsert({ ...known, status: update.status })
+  }
+
+  private render(): void {
+    if (this.items.length === 0) {
       this.list.replaceChildren(el('li', { class: 'muted' }, 'No orders yet.'))
       return
     }
     this.list.replaceChildren(
-      ...items.map((order) => {
+      ...this.items.map((order) => {
         const from = order.depositToken?.symbol ?? `#${order.depositTokenId}`
         const to = order.settleToken?.symbol ?? `#${order.settleTokenId}`
         const open = el(

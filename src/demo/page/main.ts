@@ -22,17 +22,15 @@ const history: HistoryList = new HistoryList(
   (order) => orders.show(order),
   () => wallet.refresh(),
 )
-const orders = new OrderView(client, alerts, sandbox, () => {
-  if (signedIn) void history.load()
-})
+const orders = new OrderView(client, alerts, sandbox)
 const wallet = new WalletView(client, alerts, provider, (now) => {
   signedIn = now
-  if (now) void history.load()
+  if (now) history.follow()
   else history.hide()
 })
 const form = new SwapForm(client, alerts, (order) => {
   orders.show(order)
-  if (signedIn) void history.load()
+  if (signedIn) history.upsert(order)
 })
 
 void wallet.refresh()

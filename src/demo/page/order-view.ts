@@ -65,8 +65,6 @@ export class OrderView {
     private readonly client: Client,
     private readonly alerts: Alerts,
     private readonly sandbox: SandboxPanel | undefined,
-    /** Told when the order reaches its end, so that lists showing it can catch up. */
-    private readonly onEnd: () => void,
   ) {
     setInterval(() => this.tick(), 1000)
   }
@@ -99,10 +97,7 @@ export class OrderView {
     this.following = this.client.followOrder(order.uuid, {
       onSnapshot: (snapshot) => this.render(snapshot),
       onUpdate: (update) => (update.order ? this.render(update.order) : this.renderStatus(update.status)),
-      onEnd: (final) => {
-        this.render(final)
-        this.onEnd()
-      },
+      onEnd: (final) => this.render(final),
       onError: (problem) => this.alerts.show('stream', problem),
     })
   }
