@@ -29,6 +29,7 @@ import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 import { watchPlugin } from './watch/plugin.js'
+import { webhooksPlugin } from './webhooks/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -99,6 +100,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
   await app.register(liveQuotePlugin, config.quotes)
   await app.register(watchPlugin)
+  if (config.webhooks) await app.register(webhooksPlugin, { ...config.webhooks, userAgent: USER_AGENT })
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

@@ -47,7 +47,8 @@ export const deliveriesPlugin = fp(
       started = true
       for (const worker of workers) worker.start()
     })
-    app.addHook('onClose', async () => {
+    // Before any onClose: the senders' connections (closed there) still serve the attempts in flight.
+    app.addHook('preClose', async () => {
       await Promise.all(workers.map((worker) => worker.stop()))
     })
   },
