@@ -35,7 +35,9 @@ export class RedisDeliveryStore implements DeliveryStore {
   }
 
   async claim(now: number, leaseUntil: number, limit: number): Promise<DeliveryRecord[]> {
-    if (!this.link.up || this.unwritten.length > 0) return []
+    if (!this.link.up) return []
+    // What an outage left unwritten goes first, so its events keep their order.
+    if (this.unwritten.length > 0) await this.writeBack()
     const args = [this.prefix, now, leaseUntil, limit, now - RETENTION_MS].map(String)
     const found = (await this.link.client.eval(CLAIM, 0, ...args)) as string[]
     return found.map((text) => JSON.parse(text) as DeliveryRecord)

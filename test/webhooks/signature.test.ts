@@ -46,14 +46,14 @@ t.test('each delivery verifies with either secret alone, and carries the event a
   }
 })
 
-t.test('an event published again is delivered once', async (t) => {
+t.test('an event handed on again is delivered once', async (t) => {
   const secret = newSecret()
   const receiver = await startReceiver(t, [secret])
   const gw = await webhookGateway(t, { env: { WEBHOOK_URLS: receiver.url, WEBHOOK_SECRET: secret } })
   const [created] = await sandboxOrderEvents(gw)
-  await gw.app.orderEvents.publish(created!)
-  await gw.app.orderEvents.publish(created!)
+  await Promise.all([gw.app.orderEvents.publish(created!), gw.app.orderEvents.publish(created!)])
   await eventually('received', () => receiver.received.length >= 1)
+  await gw.app.orderEvents.publish(created!)
   await new Promise((r) => setTimeout(r, 200))
-  t.same(receiver.ids(), [created!.id])
+  t.same(receiver.ids(), [created!.id], 'once, also when handed on again after it was delivered')
 })
