@@ -19,7 +19,7 @@ t.test(
     const env = { WEBHOOK_URLS: receiver.url, WEBHOOK_SECRET: secret, REDIS_URL: redis.url }
     const a = await webhookGateway(t, { env })
     const b = await webhookGateway(t, { env, clock: a.clock })
-    const events = await sandboxOrderEvents(a, ['PENDING', 'COMPLETED'])
+    const events = await sandboxOrderEvents(a, ['PROCESSING', 'COMPLETED'])
     // Both instances hand on every event (as after a crash between report and hand-off).
     for (const event of events)
       await Promise.all([a.app.orderEvents.publish(event), b.app.orderEvents.publish(event)])

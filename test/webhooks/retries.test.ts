@@ -7,6 +7,7 @@ import {
   type Act,
   attempts,
   newSecret,
+  recorded,
   sandboxOrderEvents,
   settle,
   startReceiver,
