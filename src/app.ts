@@ -13,6 +13,8 @@ import { type Clock, systemClock } from './clock.js'
 import type { AppConfig } from './config.js'
 import { demoPlugin } from './demo/plugin.js'
 import type { BuiltInSandbox } from './dev/upstream.js'
+import { deliveriesPlugin } from './deliveries/plugin.js'
+import type { DeliveryTuning } from './deliveries/channel.js'
 import { docsRoutes, openapiCollector } from './docs/plugin.js'
 import { createLogger } from './edge/logger.js'
 import { edge } from './edge/plugin.js'
@@ -28,6 +30,7 @@ import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 import { type WatchTuning, watchPlugin } from './watch/plugin.js'
 import { walletStreamPlugin } from './wallet-stream/plugin.js'
+import { webhooksPlugin } from './webhooks/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -54,6 +57,8 @@ export interface AppDeps {
   exportTuning?: Partial<ExportTuning>
   /** False: no swap-limits call at start-up to check TENANT_API_KEY (tests that count upstream calls). */
   checkTenantKeyAtStart?: boolean
+  /** Delivery tunables (how often due webhooks and pushes are looked for): tests shorten them. */
+  deliveryTuning?: Partial<DeliveryTuning>
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -90,6 +95,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     userAgent: USER_AGENT,
     tuning: deps.upstreamTuning,
   })
+  await app.register(deliveriesPlugin, { tuning: deps.deliveryTuning })
   await app.register(catalogPlugin, { ...config.catalog, tuning: deps.catalogTuning })
   if (deps.checkTenantKeyAtStart !== false) await app.register(tenantKeyCheck)
   await app.register(authPlugin, { ...config.auth, lapsedUpstream: sandbox?.lapsed })
@@ -98,6 +104,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(liveQuotePlugin, config.quotes)
   await app.register(watchPlugin, { ...config.watch, tuning: deps.watchTuning })
   await app.register(walletStreamPlugin, config.wallet)
+  if (config.webhooks) await app.register(webhooksPlugin, { ...config.webhooks, userAgent: USER_AGENT })
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

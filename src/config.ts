@@ -1,7 +1,7 @@
 // The environment (docs/configuration.md) parsed once into a typed Config. The only module that reads env.
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import { ConfigError } from './errors.js'
+import { ConfigError, errorTypeBase } from './errors.js'
 import {
   DEFAULT_RATE_LIMITS,
   type RateLimitGroup,
@@ -62,6 +62,33 @@ const keyValues = z
     }
     return pairs
   })
+
+/** A webhook secret: `whsec_` and the base64 of 24 to 64 random bytes (the Standard Webhooks form). */
+const webhookSecret = z.string().refine((secret) => {
+  const body = secret.startsWith('whsec_') ? secret.slice(6) : ''
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return false
+  const bytes = Buffer.from(body, 'base64').length
+  return bytes >= 24 && bytes <= 64
+}, 'each secret must be whsec_ followed by the base64 of 24 to 64 random bytes')
+
+/** Milliseconds as a JSON array or comma-separated: `[5000,300000]` or `5000,300000`. */
+const delays = (fallback: number[]) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text.trim() === '') return fallback
+      const items = text.replace(/^\s*\[|\]\s*$/g, '').split(',')
+      const values = items.map((item) => Number(item.trim()))
+      if (values.some((v) => !Number.isInteger(v) || v < 0) || items.some((i) => i.trim() === '')) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a list of delays in milliseconds, such as [5000,300000]',
+        })
+        return z.NEVER
+      }
+      return values
+    })
 
 /** OpenTelemetry's standard variables, as far as the gateway's trace export uses them. */
 const otelSchema = {
@@ -171,6 +198,14 @@ export const envSchema = z.object({
   WATCH_MAX_MS: int(86_400_000, 1),
   WATCH_LEASE_MS: int(15_000, 1_000),
   WALLET_EVENTS_RETAIN_MS: int(3_600_000, 1),
+  WEBHOOK_URLS: list.pipe(
+    z.array(z.url({ protocol: /^https?$/, error: 'each must be an absolute http or https URL' })),
+  ),
+  WEBHOOK_SECRET: list.pipe(z.array(webhookSecret)),
+  WEBHOOK_TIMEOUT_MS: int(15_000, 1),
+  WEBHOOK_RETRY_SCHEDULE_MS: delays([
+    5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+  ]),
   ...otelSchema,
   DEMO: z.enum(['on', 'off']).optional(),
 })
@@ -194,6 +229,11 @@ const configSchema = envSchema
     // Node refuses a head deadline past the whole request's.
     if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
       need('HEADERS_TIMEOUT_MS', 'must not be above REQUEST_TIMEOUT_MS')
+    // Unsigned events, or secrets that sign for nobody: either is a half-done set-up.
+    if (e.WEBHOOK_URLS.length > 0 && e.WEBHOOK_SECRET.length === 0)
+      need('WEBHOOK_SECRET', 'is required with WEBHOOK_URLS (the whsec_ secrets that sign the events)')
+    if (e.WEBHOOK_SECRET.length > 0 && e.WEBHOOK_URLS.length === 0)
+      need('WEBHOOK_URLS', 'is required with WEBHOOK_SECRET (where the signed events go)')
     // The longest gap between quote events is kept by the refreshes: it cannot be shorter than one.
     if (e.QUOTE_STREAM_MAX_SILENCE_MS < e.QUOTE_REFRESH_MS)
       need('QUOTE_STREAM_MAX_SILENCE_MS', 'must not be below QUOTE_REFRESH_MS')
@@ -219,6 +259,7 @@ const configSchema = envSchema
       observability: {
         port: e.METRICS_PORT === 0 ? undefined : e.METRICS_PORT,
         host: e.METRICS_HOST ?? e.HOST,
+        errorTypeBase: errorTypeBase(site.publicOrigin, site.apiPrefix),
       },
       tracing: tracingOf(e),
       redis: { url: e.REDIS_URL, commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS },
@@ -281,6 +322,16 @@ const configSchema = envSchema
       watch: { maxMs: e.WATCH_MAX_MS, leaseMs: e.WATCH_LEASE_MS },
       wallet: { apiPrefix: site.apiPrefix, retainMs: e.WALLET_EVENTS_RETAIN_MS },
       docs: site,
+      /** Undefined: no webhooks (WEBHOOK_URLS unset). */
+      webhooks:
+        e.WEBHOOK_URLS.length === 0
+          ? undefined
+          : {
+              urls: e.WEBHOOK_URLS,
+              secrets: e.WEBHOOK_SECRET,
+              timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+              scheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
+            },
       /** How long a SIGTERM keeps serving with /readyz at 503 before it drains, and its deadline (ops/shutdown.ts). */
       shutdown: { readyDelayMs: e.SHUTDOWN_READY_DELAY_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },
     }

@@ -208,6 +208,16 @@ export const problems = {
   tenantKeyRejected: () =>
     new GatewayError('UPSTREAM_AUTH_FAILED', 'The swap service rejected the gateway credentials.'),
 
+  // The webhook deliveries' endpoints on the internal port.
+  noFailedDelivery: (eventId: string) =>
+    new GatewayError('NOT_FOUND', `No failed delivery of event ${eventId} is kept (7 days at most).`),
+  webhookUrlNeeded: (urls: readonly string[]) =>
+    new GatewayError('VALIDATION_FAILED', 'Name the URL of the delivery to retry.', {
+      errors: [{ path: 'body.url', message: `must be one of the ${urls.length} configured WEBHOOK_URLS` }],
+    }),
+  deliveriesUnreachable: () =>
+    new GatewayError('SERVICE_UNAVAILABLE', 'The deliveries are kept in Redis, which is unreachable now.'),
+
   // The built-in sandbox's control routes (a development aid).
   sandboxRefused: (code: 'NOT_FOUND' | 'VALIDATION_FAILED', why: string | undefined) =>
     new GatewayError(code, why === undefined ? `${SANDBOX_REFUSED}.` : `${SANDBOX_REFUSED}: ${why}`),

@@ -7,6 +7,7 @@ import { problemSchema } from '../edge/problem-schema.js'
 import { answerableCodes, type RouteAnswers, type SuccessAnswer } from '../edge/route-answers.js'
 import { type CatalogueEntry, errorCatalogue } from './error-catalogue.js'
 import { bodySchema, COMPONENTS, componentSchemas, type Json } from './json-schema.js'
+import { webhookEvents } from './webhooks-document.js'
 
 const PROBLEM = bodySchema(problemSchema)
 
@@ -294,6 +295,7 @@ export function completeDocument(generated: OpenApiDocument, ctx: DocumentContex
   return {
     ...generated,
     paths,
+    webhooks: webhookEvents(),
     components: {
       ...components,
       schemas: { ...(components.schemas as Json | undefined), ...componentSchemas() },

@@ -72,6 +72,10 @@ export const openapiCollector = fp(
           { name: 'orders', description: 'Creating, reading and following orders' },
           { name: 'auth', description: 'Wallet sign-in (SIWX) and sessions' },
           { name: 'ops', description: 'Health, readiness and documentation' },
+          {
+            name: 'webhooks',
+            description: "Signed order events the gateway sends to the operator's backend",
+          },
         ],
         ...documentBase(ctx),
       },

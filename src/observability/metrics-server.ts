@@ -1,10 +1,12 @@
-// /metrics on its own internal port (METRICS_PORT on METRICS_HOST), never on the public one: it opens when the gateway
-// starts listening and closes with it. A port that cannot be opened is logged, not fatal: metrics
+// /metrics on its own internal port (METRICS_PORT on METRICS_HOST), never on the public one, with the
+// operators' routes other plugins add (`app.internalRoutes`): it opens when the gateway starts
+// listening and closes with it. A port that cannot be opened is logged, not fatal: metrics
 // must never keep the API down.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { InternalRouter, type InternalRoutes } from './internal-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +15,8 @@ declare module 'fastify' {
      * it is off or could not open its port. Settles after the gateway's own listen.
      */
     metricsUrl(): Promise<string | undefined>
+    /** Routes of the internal port: add them before the gateway listens. */
+    internalRoutes: InternalRoutes
   }
 }
 
@@ -21,6 +25,8 @@ export interface MetricsServerOptions {
   port: number | undefined
   /** METRICS_HOST: `127.0.0.1` keeps the port on the machine, whatever HOST the public port uses. */
   host: string
+  /** Where problem `type` URIs point (errors.ts, errorTypeBase). */
+  errorTypeBase: string
 }
 
 export const metricsServer = fp(
@@ -35,7 +41,9 @@ export const metricsServer = fp(
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
       return `http://${host}:${address.port}/metrics`
     }
+    const router = new InternalRouter(opts.errorTypeBase, app.log)
     app.decorate('metricsUrl', () => url)
+    app.decorate('internalRoutes', router)
     if (opts.port === undefined) {
       opened(undefined)
       return
@@ -46,9 +54,10 @@ export const metricsServer = fp(
       const registry = app.metrics.registry
       const metrics = createServer((req, res) => {
         if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+          if (router.answer(req, res)) return
           res
             .writeHead(404, { 'content-type': 'text/plain' })
-            .end('Not found: this port serves GET /metrics\n')
+            .end("Not found: this port serves GET /metrics and the operators' routes\n")
           return
         }
         registry.metrics().then(

@@ -10,6 +10,8 @@ export interface ObservabilityOptions {
   /** METRICS_PORT: where /metrics listens; undefined: nowhere, 0: an ephemeral port. */
   port: number | undefined
   host: string
+  /** Where problem `type` URIs point, for the internal port's problem documents. */
+  errorTypeBase: string
 }
 
 export const observability = fp(

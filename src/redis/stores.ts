@@ -18,6 +18,8 @@ export const KEY_SPACES = {
   watch: 'swap-gateway:watch:',
   /** Each signed-in user's order events for their wallet streams (`log:`, `seen:`, `live:` channels). */
   wallet: 'swap-gateway:wallet:',
+  /** Order events on their way to webhook URLs and push endpoints, per channel (deliveries/redis-scripts.ts). */
+  deliveries: 'swap-gateway:deliveries:',
 } as const
 export type KeySpace = keyof typeof KEY_SPACES
 

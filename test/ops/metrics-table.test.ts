@@ -34,8 +34,13 @@ t.test('the table reads shorthand cells as operators do', async (t) => {
 
 t.test("docs/operations.md's metric table is the registry's list", async (t) => {
   // With Redis configured, the Redis gauge registers too; without it, it is the one row not scraped.
+  // Webhooks are configured so that theirs register.
   const redis = process.env.REDIS_URL
-  const { app } = await startGateway(t, { env: redis ? { REDIS_URL: redis } : {} })
+  const webhooks = {
+    WEBHOOK_URLS: 'http://127.0.0.1:9/hooks',
+    WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+  }
+  const { app } = await startGateway(t, { env: { ...webhooks, ...(redis ? { REDIS_URL: redis } : {}) } })
   const registered = (await app.metrics.registry.getMetricsAsJSON())
     .map((m) => m.name)
     .filter((name) => name.startsWith('gateway_'))

@@ -319,6 +319,24 @@ export interface components {
         [key: string]: string
       }
     }
+    /** @description One change of one order. The `webhook-id` header (`<uuid>.created` or `<uuid>.<STATUS>`) is the same on every attempt: dedupe on it. */
+    OrderEvent: {
+      /** @enum {string} */
+      type: 'order.created' | 'order.status_changed'
+      /**
+       * Format: date-time
+       * @description When the change happened, ISO 8601 UTC.
+       */
+      timestamp: string
+      /** @description The order as a read by uuid answers it, its new and previous status, and its user. */
+      data: {
+        order: components['schemas']['Order']
+        status: components['schemas']['OrderStatus']
+        previousStatus: components['schemas']['OrderStatus'] | null
+        /** @description The upstream's user id; null for an anonymous order. */
+        userId: string | null
+      }
+    }
     /** @description The `quote` event: the quote as the quote route answers it, and when it was priced. */
     LiveQuote: components['schemas']['Quote'] & {
       /**
@@ -931,6 +949,96 @@ export interface operations {
         content: {
           'text/html': string
         }
+      }
+    }
+  }
+  orderCreated: {
+    parameters: {
+      query?: never
+      header: {
+        /**
+         * @description The event's id, the same on every attempt and from every instance: dedupe on it.
+         * @example 0b6f1c1e-2d3a-4f5b-8c9d-0e1f2a3b4c5d.COMPLETED
+         */
+        'webhook-id': string
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1764358000
+         */
+        'webhook-timestamp': string
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per configured secret (Standard Webhooks).
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderEvent']
+      }
+    }
+    responses: {
+      /** @description Acknowledged: any 2xx answer does. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description This URL is gone: the delivery ends at once. */
+      410: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  orderStatusChanged: {
+    parameters: {
+      query?: never
+      header: {
+        /**
+         * @description The event's id, the same on every attempt and from every instance: dedupe on it.
+         * @example 0b6f1c1e-2d3a-4f5b-8c9d-0e1f2a3b4c5d.COMPLETED
+         */
+        'webhook-id': string
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1764358000
+         */
+        'webhook-timestamp': string
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per configured secret (Standard Webhooks).
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderEvent']
+      }
+    }
+    responses: {
+      /** @description Acknowledged: any 2xx answer does. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description This URL is gone: the delivery ends at once. */
+      410: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
       }
     }
   }
