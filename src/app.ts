@@ -13,6 +13,8 @@ import { type Clock, systemClock } from './clock.js'
 import type { AppConfig } from './config.js'
 import { demoPlugin } from './demo/plugin.js'
 import type { BuiltInSandbox } from './dev/upstream.js'
+import { deliveriesPlugin } from './deliveries/plugin.js'
+import type { DeliveryTuning } from './deliveries/channel.js'
 import { docsRoutes, openapiCollector } from './docs/plugin.js'
 import { createLogger } from './edge/logger.js'
 import { edge } from './edge/plugin.js'
@@ -51,6 +53,8 @@ export interface AppDeps {
   exportTuning?: Partial<ExportTuning>
   /** False: no swap-limits call at start-up to check TENANT_API_KEY (tests that count upstream calls). */
   checkTenantKeyAtStart?: boolean
+  /** Delivery tunables (how often due webhooks and pushes are looked for): tests shorten them. */
+  deliveryTuning?: Partial<DeliveryTuning>
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -87,6 +91,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     userAgent: USER_AGENT,
     tuning: deps.upstreamTuning,
   })
+  await app.register(deliveriesPlugin, { tuning: deps.deliveryTuning })
   await app.register(catalogPlugin, { ...config.catalog, tuning: deps.catalogTuning })
   if (deps.checkTenantKeyAtStart !== false) await app.register(tenantKeyCheck)
   await app.register(authPlugin, { ...config.auth, lapsedUpstream: sandbox?.lapsed })
