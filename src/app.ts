@@ -29,6 +29,8 @@ import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 import { watchPlugin } from './watch/plugin.js'
+import type { Resolve } from './push/endpoint-guard.js'
+import { pushPlugin } from './push/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -55,6 +57,8 @@ export interface AppDeps {
   checkTenantKeyAtStart?: boolean
   /** Delivery tunables (how often due webhooks and pushes are looked for): tests shorten them. */
   deliveryTuning?: Partial<DeliveryTuning>
+  /** How push endpoint hosts are resolved: tests answer with the addresses they need. */
+  pushResolve?: Resolve
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -99,6 +103,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
   await app.register(liveQuotePlugin, config.quotes)
   await app.register(watchPlugin)
+  await app.register(pushPlugin, { apiPrefix: config.apiPrefix, push: config.push, resolve: deps.pushResolve })
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

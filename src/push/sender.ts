@@ -27,7 +27,6 @@ export interface SenderOptions {
   clock: Clock
   log: FastifyBaseLogger
   store: PushSubscriptions
-  counted: (outcome: AttemptOutcome['kind']) => void
 }
 
 /** A VAPID token lives at most this long (RFC 8292 allows 24 hours; some services refuse more than 12). */
@@ -51,17 +50,11 @@ export class PushSender {
     })
   }
 
-  async send(delivery: Delivery): Promise<AttemptOutcome> {
-    const outcome = await this.attempt(delivery)
-    this.options.counted(outcome.kind)
-    return outcome
-  }
-
   close(): Promise<void> {
     return this.dispatcher.close()
   }
 
-  private async attempt(delivery: Delivery): Promise<AttemptOutcome> {
+  async send(delivery: Delivery): Promise<AttemptOutcome> {
     const { orderId, id } = parseTarget(delivery.target)
     const { store, log } = this.options
     const subscription = await store.get(orderId, id)
