@@ -103,7 +103,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
   await app.register(liveQuotePlugin, config.quotes)
   await app.register(watchPlugin)
-  await app.register(pushPlugin, { apiPrefix: config.apiPrefix, push: config.push, resolve: deps.pushResolve })
+  await app.register(pushPlugin, {
+    apiPrefix: config.apiPrefix,
+    push: config.push,
+    resolve: deps.pushResolve,
+  })
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

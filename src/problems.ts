@@ -157,7 +157,7 @@ export const problems = {
 
   // Web Push subscriptions.
   pushEndpointRefused: (message: string) =>
-    new GatewayError('INVALID_PUSH_SUBSCRIPTION', 'The push subscription\'s endpoint is not allowed.', {
+    new GatewayError('INVALID_PUSH_SUBSCRIPTION', "The push subscription's endpoint is not allowed.", {
       errors: [{ path: 'body.endpoint', message }],
     }),
   tooManySubscriptions: (max: number) =>

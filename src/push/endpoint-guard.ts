@@ -9,7 +9,10 @@ import { isIP, type LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
 
 /** `dns.lookup`'s shape with `all: true`: every address of a name. */
-export type Resolve = (host: string, callback: (err: Error | null, addresses: LookupAddress[]) => void) => void
+export type Resolve = (
+  host: string,
+  callback: (err: Error | null, addresses: LookupAddress[]) => void,
+) => void
 
 export const systemResolve: Resolve = (host, callback) =>
   systemLookup(host, { all: true, verbatim: true }, callback)

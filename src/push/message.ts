@@ -27,7 +27,10 @@ function texts(event: Pick<OrderEvent, 'type' | 'status' | 'order'>): { title: s
   const settle = order.settleToken.symbol
   const intended = amount(order.intendedAmount, order.intendedIsDeposit ? deposit : settle)
   if (event.type === 'order.created')
-    return { title: 'Order created', body: `Send ${amount(order.intendedAmount, deposit)} to swap for ${settle}.` }
+    return {
+      title: 'Order created',
+      body: `Send ${amount(order.intendedAmount, deposit)} to swap for ${settle}.`,
+    }
   switch (event.status) {
     case 'AWAITING_USER_DEPOSIT':
       return { title: 'Waiting for your deposit', body: `Send ${intended} to the order's deposit address.` }
@@ -37,7 +40,10 @@ function texts(event: Pick<OrderEvent, 'type' | 'status' | 'order'>): { title: s
         body: `${amount(order.depositAmount, deposit)} received; waiting for confirmations.`,
       }
     case 'PROCESSING':
-      return { title: 'Swap in progress', body: `Swapping ${amount(order.depositAmount, deposit)} to ${settle}.` }
+      return {
+        title: 'Swap in progress',
+        body: `Swapping ${amount(order.depositAmount, deposit)} to ${settle}.`,
+      }
     case 'COMPLETED':
       return { title: 'Swap completed', body: `${amount(order.settleAmount, settle)} sent to your address.` }
     case 'ERROR':
@@ -47,7 +53,9 @@ function texts(event: Pick<OrderEvent, 'type' | 'status' | 'order'>): { title: s
   }
 }
 
-export function pushMessageOf(event: Pick<OrderEvent, 'type' | 'orderId' | 'status' | 'previousStatus' | 'timestamp' | 'order'>): PushMessage {
+export function pushMessageOf(
+  event: Pick<OrderEvent, 'type' | 'orderId' | 'status' | 'previousStatus' | 'timestamp' | 'order'>,
+): PushMessage {
   const { title, body } = texts(event)
   return {
     type: event.type,

@@ -82,6 +82,8 @@ export const pushPlugin = fp(
   {
     name: 'push',
     dependencies: ['redis', 'orders', 'watch', 'deliveries'],
-    decorators: { fastify: ['clock', 'metrics', 'stores', 'orderReader', 'orderEvents', 'orderWatch', 'deliveries'] },
+    decorators: {
+      fastify: ['clock', 'metrics', 'stores', 'orderReader', 'orderEvents', 'orderWatch', 'deliveries'],
+    },
   },
 )

@@ -72,7 +72,11 @@ export class RedisSubscriptions implements PushSubscriptions {
   }
 
   async remove(orderId: string, id: string): Promise<void> {
-    await this.link.client.multi().hdel(this.orders + orderId, id).zrem(this.until, `${orderId} ${id}`).exec()
+    await this.link.client
+      .multi()
+      .hdel(this.orders + orderId, id)
+      .zrem(this.until, `${orderId} ${id}`)
+      .exec()
   }
 
   async count(): Promise<number> {

@@ -36,7 +36,7 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
       schema: {
         summary: 'The Web Push public key',
         description:
-          "The VAPID public key (base64url) a page passes to `PushManager.subscribe` as `applicationServerKey`.",
+          'The VAPID public key (base64url) a page passes to `PushManager.subscribe` as `applicationServerKey`.',
         tags: ['push'],
         operationId: 'getPushPublicKey',
       },
@@ -56,7 +56,7 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
         body: pushSubscriptionBody,
         summary: "Push an order's events to a browser",
         description:
-          "Every later event of the order is pushed to this subscription (at once its status, when the order has already ended); the order is watched. The same endpoint again replaces its keys. The endpoint must be `https:` and resolve to public addresses.",
+          'Every later event of the order is pushed to this subscription (at once its status, when the order has already ended); the order is watched. The same endpoint again replaces its keys. The endpoint must be `https:` and resolve to public addresses.',
         tags: ['push'],
         operationId: 'subscribeOrderPush',
       },

@@ -73,10 +73,11 @@ export const pushSubscriptionBody = z
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBody>
 
 export const unsubscribeQuery = z.object({
-  endpoint: onTheWire(
-    z.string({ error: queryField('must be the subscribed endpoint') }).max(ENDPOINT_MAX),
-    { type: 'string', format: 'uri', maxLength: ENDPOINT_MAX },
-  ).describe('The endpoint of the subscription to end.'),
+  endpoint: onTheWire(z.string({ error: queryField('must be the subscribed endpoint') }).max(ENDPOINT_MAX), {
+    type: 'string',
+    format: 'uri',
+    maxLength: ENDPOINT_MAX,
+  }).describe('The endpoint of the subscription to end.'),
 })
 
 export const publicKeyBody = z
@@ -85,7 +86,7 @@ export const publicKeyBody = z
       .string()
       .describe('The VAPID public key (base64url): `applicationServerKey` for `PushManager.subscribe`.'),
   })
-  .meta({ id: 'PushPublicKey', description: "The key a page subscribes with." })
+  .meta({ id: 'PushPublicKey', description: 'The key a page subscribes with.' })
 
 export const pushSubscribedBody = z
   .object({
