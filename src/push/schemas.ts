@@ -3,7 +3,7 @@
 import { createPublicKey } from 'node:crypto'
 import { z } from 'zod'
 import { bodyField, queryField } from '../edge/field-messages.js'
-import { onTheWire } from '../edge/wire-types.js'
+import { documented, onTheWire } from '../edge/wire-types.js'
 import { orderStatus } from '../upstream/schemas.js'
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/
@@ -84,13 +84,16 @@ export const publicKeyBody = z
   .object({
     publicKey: z
       .string()
+      .max(88)
       .describe('The VAPID public key (base64url): `applicationServerKey` for `PushManager.subscribe`.'),
   })
   .meta({ id: 'PushPublicKey', description: 'The key a page subscribes with.' })
 
 export const pushSubscribedBody = z
   .object({
-    orderId: z.string().describe('The order whose events are pushed.'),
+    orderId: documented(z.string(), { format: 'uuid', maxLength: 36 }).describe(
+      'The order whose events are pushed.',
+    ),
     status: orderStatus.describe('Its status now.'),
   })
   .meta({ id: 'PushSubscribed', description: 'A subscription made: the order and its status now.' })
