@@ -10,6 +10,7 @@ import {
   SANDBOX_CREATE_LIMIT,
 } from './edge/rate-limit-rules.js'
 import { trustedProxies } from './edge/trusted-proxies.js'
+import type { PushConfig } from './push/plugin.js'
 import { generateVapidKeys, vapidSigningKey } from './push/vapid-keys.js'
 import { samplerNames, type TracingConfig } from './tracing/otel.js'
 
@@ -131,7 +132,7 @@ function webPushOf(
     WEB_PUSH_ALLOW_LOCAL_ENDPOINTS?: 'true' | 'false'
   },
   production: boolean,
-) {
+): PushConfig | undefined {
   const given =
     e.WEB_PUSH_PUBLIC_KEY && e.WEB_PUSH_PRIVATE_KEY
       ? { publicKey: e.WEB_PUSH_PUBLIC_KEY, privateKey: e.WEB_PUSH_PRIVATE_KEY }
@@ -139,7 +140,6 @@ function webPushOf(
   if (production && (!given || !e.WEB_PUSH_SUBJECT)) return undefined
   return {
     keys: given ?? generateVapidKeys(),
-    /** True when the pair was made up for this process (development only): subscriptions die with it. */
     keysGenerated: !given,
     /** Outside production, a contact that names no one: push services accept it from local tests. */
     subject: e.WEB_PUSH_SUBJECT ?? 'mailto:web-push@localhost',

@@ -4,7 +4,6 @@
 // routes then answer 404 as any unknown route does.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Config } from '../config.js'
 import { type Resolve, systemResolve } from './endpoint-guard.js'
 import { pushMetrics } from './metrics.js'
 import { RedisSubscriptions } from './redis-subscriptions.js'
@@ -12,12 +11,24 @@ import { pushRoutes } from './routes.js'
 import { PushSender } from './sender.js'
 import { PushSink } from './sink.js'
 import { MemorySubscriptions, type PushSubscriptions } from './subscriptions.js'
-import { vapidSigningKey } from './vapid-keys.js'
+import { type VapidKeys, vapidSigningKey } from './vapid-keys.js'
+
+/** Web Push's slice of the configuration (config.ts: the WEB_PUSH_* variables). */
+export interface PushConfig {
+  keys: VapidKeys
+  /** True when the pair was made up for this process (development only): subscriptions die with it. */
+  keysGenerated: boolean
+  subject: string
+  ttlS: number
+  maxPerOrder: number
+  /** WEB_PUSH_ALLOW_LOCAL_ENDPOINTS. */
+  allowLocalEndpoints: boolean
+}
 
 export interface PushOptions {
   apiPrefix: string
   /** Undefined: Web Push is off. */
-  push: Config['push']
+  push: PushConfig | undefined
   /** How endpoint hosts are resolved (tests answer with the addresses they need). */
   resolve?: Resolve
 }
