@@ -1,7 +1,7 @@
 // The VAPID key pair (RFC 8292) in the forms Web Push uses: the public key as the base64url of its
 // uncompressed P-256 point (what a page passes to PushManager.subscribe), the private key as the
 // base64url of its scalar (a JWK's `d`). Node's own crypto makes and checks them.
-import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
+import { createECDH, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 
 export interface VapidKeys {
   publicKey: string
@@ -29,7 +29,11 @@ export function vapidSigningKey(keys: VapidKeys): KeyObject | undefined {
   const point = Buffer.from(keys.publicKey, 'base64url')
   if (point.length !== 65 || point[0] !== 4) return undefined
   try {
-    const key = createPrivateKey({
+    // The public key made from the private one: a JWK's own x and y are not checked against its d.
+    const ecdh = createECDH('prime256v1')
+    ecdh.setPrivateKey(Buffer.from(keys.privateKey, 'base64url'))
+    if (!ecdh.getPublicKey().equals(point)) return undefined
+    return createPrivateKey({
       format: 'jwk',
       key: {
         kty: 'EC',
@@ -39,7 +43,6 @@ export function vapidSigningKey(keys: VapidKeys): KeyObject | undefined {
         d: keys.privateKey,
       },
     })
-    return keysOf(key).publicKey === keys.publicKey ? key : undefined
   } catch {
     return undefined
   }
