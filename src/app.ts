@@ -31,6 +31,8 @@ import { upstreamPlugin } from './upstream/plugin.js'
 import { type WatchTuning, watchPlugin } from './watch/plugin.js'
 import { walletStreamPlugin } from './wallet-stream/plugin.js'
 import { webhooksPlugin } from './webhooks/plugin.js'
+import type { Resolve } from './push/endpoint-guard.js'
+import { pushPlugin } from './push/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -59,6 +61,8 @@ export interface AppDeps {
   checkTenantKeyAtStart?: boolean
   /** Delivery tunables (how often due webhooks and pushes are looked for): tests shorten them. */
   deliveryTuning?: Partial<DeliveryTuning>
+  /** How push endpoint hosts are resolved: tests answer with the addresses they need. */
+  pushResolve?: Resolve
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -105,6 +109,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(watchPlugin, { ...config.watch, tuning: deps.watchTuning })
   await app.register(walletStreamPlugin, config.wallet)
   if (config.webhooks) await app.register(webhooksPlugin, { ...config.webhooks, userAgent: USER_AGENT })
+  await app.register(pushPlugin, {
+    apiPrefix: config.apiPrefix,
+    push: config.push,
+    resolve: deps.pushResolve,
+  })
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

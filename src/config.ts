@@ -10,6 +10,8 @@ import {
   SANDBOX_CREATE_LIMIT,
 } from './edge/rate-limit-rules.js'
 import { trustedProxies } from './edge/trusted-proxies.js'
+import type { PushConfig } from './push/plugin.js'
+import { generateVapidKeys, vapidSigningKey } from './push/vapid-keys.js'
 import { samplerNames, type TracingConfig } from './tracing/otel.js'
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback)
@@ -142,6 +144,38 @@ function tracingOf(e: {
   }
 }
 
+/**
+ * Web Push (VAPID keys and subject, message lifetime, subscriptions per order, which endpoints are
+ * admitted). Outside production a missing pair is made up for this process; in production Web Push is
+ * off (undefined) unless keys and subject are all set.
+ */
+function webPushOf(
+  e: {
+    WEB_PUSH_PUBLIC_KEY?: string
+    WEB_PUSH_PRIVATE_KEY?: string
+    WEB_PUSH_SUBJECT?: string
+    WEB_PUSH_TTL_S: number
+    WEB_PUSH_MAX_PER_ORDER: number
+    WEB_PUSH_ALLOW_LOCAL_ENDPOINTS?: 'true' | 'false'
+  },
+  production: boolean,
+): PushConfig | undefined {
+  const given =
+    e.WEB_PUSH_PUBLIC_KEY && e.WEB_PUSH_PRIVATE_KEY
+      ? { publicKey: e.WEB_PUSH_PUBLIC_KEY, privateKey: e.WEB_PUSH_PRIVATE_KEY }
+      : undefined
+  if (production && (!given || !e.WEB_PUSH_SUBJECT)) return undefined
+  return {
+    keys: given ?? generateVapidKeys(),
+    keysGenerated: !given,
+    /** Outside production, a contact that names no one: push services accept it from local tests. */
+    subject: e.WEB_PUSH_SUBJECT ?? 'mailto:web-push@localhost',
+    ttlS: e.WEB_PUSH_TTL_S,
+    maxPerOrder: e.WEB_PUSH_MAX_PER_ORDER,
+    allowLocalEndpoints: (e.WEB_PUSH_ALLOW_LOCAL_ENDPOINTS ?? String(!production)) === 'true',
+  }
+}
+
 /** Every variable the gateway reads. Each has its meaning in src/config/settings.ts, which the settings
  * tables of docs/ are generated from (`npm run docs:tables`); a default given here is the documented one. */
 export const envSchema = z.object({
@@ -206,6 +240,15 @@ export const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE_MS: delays([
     5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
   ]),
+  WEB_PUSH_PUBLIC_KEY: z.string().min(1).optional(),
+  WEB_PUSH_PRIVATE_KEY: z.string().min(1).optional(),
+  WEB_PUSH_SUBJECT: z
+    .string()
+    .regex(/^(mailto:.+|https:\/\/.+)$/, 'must be a mailto: or https: URL')
+    .optional(),
+  WEB_PUSH_TTL_S: int(86_400, 0),
+  WEB_PUSH_MAX_PER_ORDER: int(5, 1),
+  WEB_PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   ...otelSchema,
   DEMO: z.enum(['on', 'off']).optional(),
 })
@@ -237,6 +280,11 @@ const configSchema = envSchema
     // The longest gap between quote events is kept by the refreshes: it cannot be shorter than one.
     if (e.QUOTE_STREAM_MAX_SILENCE_MS < e.QUOTE_REFRESH_MS)
       need('QUOTE_STREAM_MAX_SILENCE_MS', 'must not be below QUOTE_REFRESH_MS')
+    const { WEB_PUSH_PUBLIC_KEY: publicKey, WEB_PUSH_PRIVATE_KEY: privateKey } = e
+    if ((publicKey === undefined) !== (privateKey === undefined))
+      need(publicKey ? 'WEB_PUSH_PRIVATE_KEY' : 'WEB_PUSH_PUBLIC_KEY', 'is required with the other VAPID key')
+    else if (publicKey && privateKey && !vapidSigningKey({ publicKey, privateKey }))
+      need('WEB_PUSH_PRIVATE_KEY', 'is not the private key of WEB_PUSH_PUBLIC_KEY (a P-256 pair, base64url)')
   })
   .transform((e) => {
     const generated = e.SESSION_SECRET.length === 0
@@ -321,6 +369,7 @@ const configSchema = envSchema
       },
       watch: { maxMs: e.WATCH_MAX_MS, leaseMs: e.WATCH_LEASE_MS },
       wallet: { apiPrefix: site.apiPrefix, retainMs: e.WALLET_EVENTS_RETAIN_MS },
+      push: webPushOf(e, production),
       docs: site,
       /** Undefined: no webhooks (WEBHOOK_URLS unset). */
       webhooks:

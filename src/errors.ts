@@ -44,6 +44,13 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: 'The order uuid is not a UUID.',
   },
+  INVALID_PUSH_SUBSCRIPTION: {
+    status: 400,
+    title: 'The push subscription is malformed or its endpoint is not allowed',
+    retryable: false,
+    meaning:
+      'A push subscription that is malformed (each bad field in `errors`), or whose endpoint is not allowed: `https:` only, naming a host (not an IP address) that resolves to public addresses only.',
+  },
   NONCE_MISSING: {
     status: 400,
     title: 'The sign-in message has no Nonce line',
@@ -102,6 +109,13 @@ export const ERROR_CODES = {
     title: 'A request with this Idempotency-Key is still running',
     retryable: true,
     meaning: 'A create with the same `Idempotency-Key` is still running: repeat it shortly.',
+  },
+  TOO_MANY_SUBSCRIPTIONS: {
+    status: 409,
+    title: 'The order has as many push subscriptions as allowed',
+    retryable: false,
+    meaning:
+      'The order already has `WEB_PUSH_MAX_PER_ORDER` push subscriptions: end one (`DELETE` with its endpoint) before adding another.',
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,

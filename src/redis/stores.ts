@@ -20,6 +20,8 @@ export const KEY_SPACES = {
   wallet: 'swap-gateway:wallet:',
   /** Order events on their way to webhook URLs and push endpoints, per channel (deliveries/redis-scripts.ts). */
   deliveries: 'swap-gateway:deliveries:',
+  /** Web Push subscriptions: a hash per order and the index of when each lapses. */
+  push: 'swap-gateway:push:',
 } as const
 export type KeySpace = keyof typeof KEY_SPACES
 

@@ -240,6 +240,7 @@ export interface components {
         | 'UNKNOWN_TOKEN'
         | 'INVALID_ADDRESS'
         | 'INVALID_ORDER_ID'
+        | 'INVALID_PUSH_SUBSCRIPTION'
         | 'NONCE_MISSING'
         | 'AUTH_REQUIRED'
         | 'SESSION_EXPIRED'
@@ -250,6 +251,7 @@ export interface components {
         | 'TOKEN_NOT_FOUND'
         | 'ORDER_NOT_FOUND'
         | 'IDEMPOTENCY_IN_PROGRESS'
+        | 'TOO_MANY_SUBSCRIPTIONS'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'PAIR_UNAVAILABLE'
@@ -317,24 +319,6 @@ export interface components {
       /** @description SERVICE_UNAVAILABLE from /readyz: what is not ready, by check. */
       checks?: {
         [key: string]: string
-      }
-    }
-    /** @description One change of one order. The `webhook-id` header (`<uuid>.created` or `<uuid>.<STATUS>`) is the same on every attempt: dedupe on it. */
-    OrderEvent: {
-      /** @enum {string} */
-      type: 'order.created' | 'order.status_changed'
-      /**
-       * Format: date-time
-       * @description When the change happened, ISO 8601 UTC.
-       */
-      timestamp: string
-      /** @description The order as a read by uuid answers it, its new and previous status, and its user. */
-      data: {
-        order: components['schemas']['Order']
-        status: components['schemas']['OrderStatus']
-        previousStatus: components['schemas']['OrderStatus'] | null
-        /** @description The upstream's user id; null for an anonymous order. */
-        userId: string | null
       }
     }
     /** @description The `quote` event: the quote as the quote route answers it, and when it was priced. */
@@ -408,23 +392,33 @@ export interface components {
        */
       event: 'orders:status-update'
     }
-    /** @description The wallet stream's `snapshot` event: the user's recent orders. It replaces whatever the client held. */
-    WalletSnapshot: {
-      /** @description The user's most recent orders, newest first, as the first page of their history lists them. */
-      orders: components['schemas']['OrderHistoryItem'][]
-      /**
-       * @description `snapshot`: the name of this event, as in its SSE `event` field.
-       * @constant
-       */
-      event: 'snapshot'
+    /** @description A browser's `PushSubscription.toJSON()`: where to push, and the keys to encrypt with. */
+    PushSubscriptionBody: {
+      /** @description The push service's URL for this browser: `https:`, naming a host that resolves to public addresses. */
+      endpoint: string
+      /** @description When the push service ends the subscription (epoch ms), or null. */
+      expirationTime?: number | null
+      keys: {
+        /** @description The browser's ECDH public key. */
+        p256dh: string
+        /** @description The authentication secret. */
+        auth: string
+      }
     }
-    /** @description The `order-created` event: an order the signed-in user just created, through any instance. */
-    WalletOrderCreated: components['schemas']['Order'] & {
+    /** @description The key a page subscribes with. */
+    PushPublicKey: {
+      /** @description The VAPID public key (base64url): `applicationServerKey` for `PushManager.subscribe`. */
+      publicKey: string
+    }
+    /** @description A subscription made: the order and its status now. */
+    PushSubscribed: {
       /**
-       * @description `order-created`: the name of this event, as in its SSE `event` field.
-       * @constant
+       * Format: uuid
+       * @description The order whose events are pushed.
        */
-      event: 'order-created'
+      orderId: string
+      /** @description Its status now. */
+      status: components['schemas']['OrderStatus']
     }
   }
   responses: never
@@ -816,11 +810,9 @@ export interface operations {
       }
     }
   }
-  followMyOrders: {
+  getPushPublicKey: {
     parameters: {
-      query?: {
-        limit?: number
-      }
+      query?: never
       header?: never
       path?: never
       cookie?: never
@@ -832,11 +824,54 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'text/event-stream':
-            | components['schemas']['WalletSnapshot']
-            | components['schemas']['WalletOrderCreated']
-            | components['schemas']['StatusUpdate']
+          'application/json': components['schemas']['PushPublicKey']
         }
+      }
+    }
+  }
+  subscribeOrderPush: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        uuid: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PushSubscriptionBody']
+      }
+    }
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushSubscribed']
+        }
+      }
+    }
+  }
+  unsubscribeOrderPush: {
+    parameters: {
+      query: {
+        endpoint: string
+      }
+      header?: never
+      path: {
+        uuid: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
       }
     }
   }
@@ -949,96 +984,6 @@ export interface operations {
         content: {
           'text/html': string
         }
-      }
-    }
-  }
-  orderCreated: {
-    parameters: {
-      query?: never
-      header: {
-        /**
-         * @description The event's id, the same on every attempt and from every instance: dedupe on it.
-         * @example 0b6f1c1e-2d3a-4f5b-8c9d-0e1f2a3b4c5d.COMPLETED
-         */
-        'webhook-id': string
-        /**
-         * @description Unix seconds when this attempt was signed.
-         * @example 1764358000
-         */
-        'webhook-timestamp': string
-        /**
-         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per configured secret (Standard Webhooks).
-         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-         */
-        'webhook-signature': string
-      }
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['OrderEvent']
-      }
-    }
-    responses: {
-      /** @description Acknowledged: any 2xx answer does. */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content?: never
-      }
-      /** @description This URL is gone: the delivery ends at once. */
-      410: {
-        headers: {
-          [name: string]: unknown
-        }
-        content?: never
-      }
-    }
-  }
-  orderStatusChanged: {
-    parameters: {
-      query?: never
-      header: {
-        /**
-         * @description The event's id, the same on every attempt and from every instance: dedupe on it.
-         * @example 0b6f1c1e-2d3a-4f5b-8c9d-0e1f2a3b4c5d.COMPLETED
-         */
-        'webhook-id': string
-        /**
-         * @description Unix seconds when this attempt was signed.
-         * @example 1764358000
-         */
-        'webhook-timestamp': string
-        /**
-         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per configured secret (Standard Webhooks).
-         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-         */
-        'webhook-signature': string
-      }
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['OrderEvent']
-      }
-    }
-    responses: {
-      /** @description Acknowledged: any 2xx answer does. */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content?: never
-      }
-      /** @description This URL is gone: the delivery ends at once. */
-      410: {
-        headers: {
-          [name: string]: unknown
-        }
-        content?: never
       }
     }
   }
@@ -1280,13 +1225,25 @@ export interface operationProblems {
     | 'UPSTREAM_UNAVAILABLE'
     | 'SERVICE_UNAVAILABLE'
     | 'UPSTREAM_TIMEOUT'
-  followMyOrders:
-    | 'VALIDATION_FAILED'
-    | 'AUTH_REQUIRED'
-    | 'SESSION_EXPIRED'
+  getPushPublicKey:
     | 'ORIGIN_NOT_ALLOWED'
     | 'REQUEST_TIMEOUT'
     | 'URI_TOO_LONG'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'SERVICE_UNAVAILABLE'
+  subscribeOrderPush:
+    | 'INVALID_ORDER_ID'
+    | 'INVALID_PUSH_SUBSCRIPTION'
+    | 'VALIDATION_FAILED'
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'ORDER_NOT_FOUND'
+    | 'REQUEST_TIMEOUT'
+    | 'TOO_MANY_SUBSCRIPTIONS'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'URI_TOO_LONG'
+    | 'UNSUPPORTED_MEDIA_TYPE'
     | 'RATE_LIMITED'
     | 'HEADERS_TOO_LARGE'
     | 'INTERNAL'
@@ -1295,6 +1252,16 @@ export interface operationProblems {
     | 'UPSTREAM_UNAVAILABLE'
     | 'SERVICE_UNAVAILABLE'
     | 'UPSTREAM_TIMEOUT'
+  unsubscribeOrderPush:
+    | 'INVALID_ORDER_ID'
+    | 'VALIDATION_FAILED'
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'REQUEST_TIMEOUT'
+    | 'URI_TOO_LONG'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'SERVICE_UNAVAILABLE'
   getHealth:
     | 'ORIGIN_NOT_ALLOWED'
     | 'REQUEST_TIMEOUT'
@@ -1345,10 +1312,5 @@ export interface operationEvents {
     quote: components['schemas']['LiveQuote']
     problem: components['schemas']['LiveQuoteProblem']
     end: components['schemas']['LiveQuoteEnd']
-  }
-  followMyOrders: {
-    snapshot: components['schemas']['WalletSnapshot']
-    'order-created': components['schemas']['WalletOrderCreated']
-    'orders:status-update': components['schemas']['StatusUpdate']
   }
 }
