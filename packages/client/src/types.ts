@@ -42,6 +42,10 @@ export type StatusUpdate = Schemas['StatusUpdate']
 export type Problem = Schemas['Problem']
 export type CreateOrderBody = Schemas['CreateOrderBody']
 export type VerifyBody = Schemas['VerifySignInBody']
+/** `{ publicKey }`: the gateway's VAPID public key, base64url. */
+export type PushPublicKey = operations['getPushPublicKey']['responses'][200]['content']['application/json']
+/** A browser's `PushSubscription.toJSON()`, as the gateway takes it. */
+export type PushSubscriptionBody = operations['subscribeOrderPush']['requestBody']['content']['application/json']
 
 /** The gateway's operations, by operationId. */
 export type OperationId = keyof operations
