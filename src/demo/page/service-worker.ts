@@ -86,11 +86,11 @@ worker.addEventListener('notificationclick', (event) => {
   const orderId = (event.notification.data as { orderId?: string } | null)?.orderId
   const url = orderId ? `/?order=${encodeURIComponent(orderId)}` : '/'
   event.waitUntil(
-    demoWindow().then(async (open) => {
+    demoWindow().then((open) => {
       if (!open) return worker.clients.openWindow(url)
-      await open.focus()
+      // Told first: focusing can be refused (no user gesture), and the tab should show the order anyway.
       if (orderId) open.postMessage({ type: 'show-order', orderId })
-      return open
+      return open.focus()
     }),
   )
 })
