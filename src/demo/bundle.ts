@@ -94,7 +94,10 @@ export async function writeDemo(bundle: DemoBundle, outDir: string): Promise<voi
   await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
   for (const [name, asset] of bundle.assets) await writeFile(join(dir, name), asset.body)
-  await writeFile(join(dir, MANIFEST), JSON.stringify({ script: bundle.script, style: bundle.style, worker: bundle.worker }))
+  await writeFile(
+    join(dir, MANIFEST),
+    JSON.stringify({ script: bundle.script, style: bundle.style, worker: bundle.worker }),
+  )
 }
 
 async function readDemo(): Promise<DemoBundle> {

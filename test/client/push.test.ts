@@ -4,12 +4,20 @@
 // GatewayProblem. The registration is a stand-in with the shape of a browser's: Node has no PushManager.
 import { createECDH, randomBytes } from 'node:crypto'
 import t from 'tap'
-import { type BrowserPushSubscription, type FetchLike, isProblemOf, type PushRegistration } from 'swap-gateway-client'
+import {
+  type BrowserPushSubscription,
+  type FetchLike,
+  isProblemOf,
+  type PushRegistration,
+} from 'swap-gateway-client'
 import { orderBody } from '../helpers/picks.js'
 import { clientGateway, rejection } from './setup.js'
 
 /** A subscription as a push service hands it out: real P-256 keys, a 16-byte secret, an endpoint. */
-function pushSubscription(key: ArrayBuffer | null, endpoint = `https://push.example/${randomBytes(8).toString('hex')}`) {
+function pushSubscription(
+  key: ArrayBuffer | null,
+  endpoint = `https://push.example/${randomBytes(8).toString('hex')}`,
+) {
   const json = {
     endpoint,
     expirationTime: null,
@@ -71,27 +79,30 @@ async function setUp(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
   return { gw, client, calls, uuid: order.uuid, key: Buffer.from(publicKey, 'base64url') }
 }
 
-t.test("subscribes with the gateway's key as bytes, posts toJSON(), and a second time replaces", async (t) => {
-  const { client, calls, uuid, key } = await setUp(t)
-  t.equal(key.length, 65, 'an uncompressed P-256 point')
-  const browser = registration()
-  const subscription = await client.subscribeToOrderPush(uuid, browser.reg)
-  t.same(browser.keys, [key], "the PushManager was given the gateway's key")
-  t.equal(subscription, browser.current(), "resolves to the browser's subscription")
-  const path = `/api/v1/orders/${uuid}/push-subscriptions`
-  t.same(calls, ['GET /api/v1/push/public-key', `POST ${path}`])
+t.test(
+  "subscribes with the gateway's key as bytes, posts toJSON(), and a second time replaces",
+  async (t) => {
+    const { client, calls, uuid, key } = await setUp(t)
+    t.equal(key.length, 65, 'an uncompressed P-256 point')
+    const browser = registration()
+    const subscription = await client.subscribeToOrderPush(uuid, browser.reg)
+    t.same(browser.keys, [key], "the PushManager was given the gateway's key")
+    t.equal(subscription, browser.current(), "resolves to the browser's subscription")
+    const path = `/api/v1/orders/${uuid}/push-subscriptions`
+    t.same(calls, ['GET /api/v1/push/public-key', `POST ${path}`])
 
-  // Subscribing again (a reload, another order) reuses the browser's subscription: one per registration.
-  calls.length = 0
-  t.equal(await client.subscribeToOrderPush(uuid, browser.reg), subscription, 'the same subscription')
-  t.equal(browser.keys.length, 1, 'the PushManager was not asked again')
-  t.same(calls, ['GET /api/v1/push/public-key', `POST ${path}`], 'the gateway answered 201 again')
+    // Subscribing again (a reload, another order) reuses the browser's subscription: one per registration.
+    calls.length = 0
+    t.equal(await client.subscribeToOrderPush(uuid, browser.reg), subscription, 'the same subscription')
+    t.equal(browser.keys.length, 1, 'the PushManager was not asked again')
+    t.same(calls, ['GET /api/v1/push/public-key', `POST ${path}`], 'the gateway answered 201 again')
 
-  calls.length = 0
-  await client.unsubscribeFromOrderPush(uuid, browser.reg)
-  t.same(calls, [`DELETE ${path}?endpoint=${encodeURIComponent(subscription.endpoint)}`])
-  t.equal((subscription as ReturnType<typeof pushSubscription>).unsubscribed, false, 'the browser keeps it')
-})
+    calls.length = 0
+    await client.unsubscribeFromOrderPush(uuid, browser.reg)
+    t.same(calls, [`DELETE ${path}?endpoint=${encodeURIComponent(subscription.endpoint)}`])
+    t.equal((subscription as ReturnType<typeof pushSubscription>).unsubscribed, false, 'the browser keeps it')
+  },
+)
 
 t.test('a subscription made with another key is replaced by one with the gateway’s', async (t) => {
   const { client, uuid, key } = await setUp(t)
@@ -105,7 +116,9 @@ t.test('a subscription made with another key is replaced by one with the gateway
 
 t.test('the browser refusing rejects with PUSH_REFUSED and posts nothing', async (t) => {
   const { client, calls, uuid } = await setUp(t)
-  const denied = Object.assign(new Error('Registration failed - permission denied'), { name: 'NotAllowedError' })
+  const denied = Object.assign(new Error('Registration failed - permission denied'), {
+    name: 'NotAllowedError',
+  })
   const problem = await rejection(client.subscribeToOrderPush(uuid, registration(null, denied).reg))
   t.ok(isProblemOf(problem, 'subscribeToOrderPush'))
   t.equal(problem.code, 'PUSH_REFUSED')
@@ -116,16 +129,19 @@ t.test('the browser refusing rejects with PUSH_REFUSED and posts nothing', async
   t.same(calls, ['GET /api/v1/push/public-key'])
 })
 
-t.test("an unknown order rejects with the gateway's problem; unsubscribing without a subscription asks nothing", async (t) => {
-  const { client, calls } = await setUp(t)
-  const missing = await rejection(
-    client.subscribeToOrderPush('7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70', registration().reg),
-  )
-  t.ok(isProblemOf(missing, 'subscribeToOrderPush'))
-  t.equal(missing.code, 'ORDER_NOT_FOUND')
-  t.equal(missing.status, 404)
+t.test(
+  "an unknown order rejects with the gateway's problem; unsubscribing without a subscription asks nothing",
+  async (t) => {
+    const { client, calls } = await setUp(t)
+    const missing = await rejection(
+      client.subscribeToOrderPush('7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70', registration().reg),
+    )
+    t.ok(isProblemOf(missing, 'subscribeToOrderPush'))
+    t.equal(missing.code, 'ORDER_NOT_FOUND')
+    t.equal(missing.status, 404)
 
-  calls.length = 0
-  await client.unsubscribeFromOrderPush('7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70', registration().reg)
-  t.same(calls, [], 'nothing to forget without a browser subscription')
-})
+    calls.length = 0
+    await client.unsubscribeFromOrderPush('7b0e8d3e-5f7c-4a5e-9d8b-2f3c4d5e6f70', registration().reg)
+    t.same(calls, [], 'nothing to forget without a browser subscription')
+  },
+)

@@ -5,7 +5,12 @@
 import { EventSource } from 'eventsource'
 import t from 'tap'
 import { createECDH, randomBytes } from 'node:crypto'
-import { createGatewayClient, type LiveQuote, type PushRegistration, type Snapshot } from 'swap-gateway-client'
+import {
+  createGatewayClient,
+  type LiveQuote,
+  type PushRegistration,
+  type Snapshot,
+} from 'swap-gateway-client'
 import { roomyLimits } from '../helpers/limits.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { runGateway } from '../helpers/process.js'

@@ -5,7 +5,6 @@
 // real P-256 keys; the push itself is delivered to the worker through the DevTools protocol, as a
 // push service would. Screenshots go to test-artifacts/ (to look at).
 import { createECDH, randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrowserContext, Page, Worker } from 'playwright-core'

@@ -45,7 +45,8 @@ export type VerifyBody = Schemas['VerifySignInBody']
 /** `{ publicKey }`: the gateway's VAPID public key, base64url. */
 export type PushPublicKey = operations['getPushPublicKey']['responses'][200]['content']['application/json']
 /** A browser's `PushSubscription.toJSON()`, as the gateway takes it. */
-export type PushSubscriptionBody = operations['subscribeOrderPush']['requestBody']['content']['application/json']
+export type PushSubscriptionBody =
+  operations['subscribeOrderPush']['requestBody']['content']['application/json']
 
 /** The gateway's operations, by operationId. */
 export type OperationId = keyof operations

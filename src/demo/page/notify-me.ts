@@ -16,7 +16,8 @@ const STATE_TEXT: Record<State, string> = {
   asking: 'Asking your browser for permission to show notifications…',
   subscribed: 'Notifications are on: you will be told when the status changes.',
   stopped: 'Notifications for this order are off.',
-  denied: "Notifications are blocked for this site. Allow them in the browser's site settings to be notified.",
+  denied:
+    "Notifications are blocked for this site. Allow them in the browser's site settings to be notified.",
   dismissed: 'Notifications were not allowed. Press "Notify me" to be asked again.',
 }
 
