@@ -16,7 +16,8 @@ import { clientGateway, rejection } from './setup.js'
 /** A subscription as a push service hands it out: real P-256 keys, a 16-byte secret, an endpoint. */
 function pushSubscription(
   key: ArrayBuffer | null,
-  endpoint = `https://push.example/${randomBytes(8).toString('hex')}`,
+  // A local push service's address, which the gateway admits outside production.
+  endpoint = `http://127.0.0.1:9/push/${randomBytes(8).toString('hex')}`,
 ) {
   const json = {
     endpoint,
