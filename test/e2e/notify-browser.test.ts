@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrowserContext, Page, Worker } from 'playwright-core'
 import t, { type Test } from 'tap'
-import { CHROMIUM, launchBrowser, listeningGateway } from '../helpers/browser.js'
+import { CHROMIUM, launchBrowser, listeningGateway, pageProblems } from '../helpers/browser.js'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody, picks } from '../helpers/picks.js'
 
@@ -106,11 +106,7 @@ async function setUp(t: Test) {
     })
     t.teardown(() => context.close())
     const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', (err) => problems.push(err.message))
-    page.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) problems.push(m.text())
-    })
+    const problems = pageProblems(page)
     return { page, context, problems }
   }
   return { gw, create, newPage }
