@@ -214,4 +214,31 @@ t.test('Notify me in Chromium', { skip: !CHROMIUM && 'no Chromium' }, async (t) 
     t.equal(await phone.page.getByRole('button', { name: 'Notify me' }).count(), 0)
     await screenshot(phone.page, 'notify-unsupported-phone.png')
   })
+
+  await t.test('a gateway with Web Push off offers nothing', async (t) => {
+    const uuid = await create()
+    const { page } = await newPage(t)
+    // As a production gateway without its keys answers.
+    await page.route('**/api/v1/push/public-key', (route) =>
+      route.fulfill({
+        status: 404,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({
+          type: 'about:blank',
+          title: 'Not found',
+          status: 404,
+          code: 'NOT_FOUND',
+          detail: 'Not found',
+          retryable: false,
+          requestId: 'r',
+        }),
+      }),
+    )
+    const asked = page.waitForResponse('**/api/v1/push/public-key')
+    await page.goto(`${gw.origin}/?order=${uuid}`)
+    await page.getByRole('status').filter({ hasText: 'AWAITING_USER_DEPOSIT' }).waitFor({ timeout: STEP_MS })
+    await asked
+    t.equal(await page.locator('#notify').isHidden(), true, 'no Notify me, no text')
+    t.equal(await page.getByRole('alert').textContent(), '', 'and no error')
+  })
 })

@@ -34,6 +34,8 @@ export class NotifyMe {
   private uuid: string | undefined
   /** The orders subscribed from this page since it was loaded. */
   private readonly subscribed = new Set<string>()
+  /** Whether the gateway has Web Push on (its key answers): asked once, when an order is first shown. */
+  private offered: Promise<boolean> | undefined
 
   constructor(
     private readonly client: Client,
@@ -47,9 +49,14 @@ export class NotifyMe {
     })
   }
 
-  /** Offers notifications for `order` while it is under way. */
+  /** Offers notifications for `order` while it is under way, if the gateway sends any. */
   showFor(order: { uuid: string; status: OrderStatus }): void {
-    this.box.hidden = !this.sameOrigin || TERMINAL.has(order.status)
+    const wanted = this.sameOrigin && !TERMINAL.has(order.status)
+    this.offered ??= this.client.getPushPublicKey().then(
+      () => true,
+      () => false,
+    )
+    void this.offered.then((on) => (this.box.hidden = !(on && wanted)))
     // Each status update renders the order again: a state already shown for it stays.
     if (order.uuid === this.uuid && this.box.dataset.state !== undefined) return
     this.uuid = order.uuid
