@@ -239,6 +239,6 @@ t.test('Notify me in Chromium', { skip: !CHROMIUM && 'no Chromium' }, async (t) 
     await page.getByRole('status').filter({ hasText: 'AWAITING_USER_DEPOSIT' }).waitFor({ timeout: STEP_MS })
     await asked
     t.equal(await page.locator('#notify').isHidden(), true, 'no Notify me, no text')
-    t.equal(await page.getByRole('alert').textContent(), '', 'and no error')
+    t.equal(await page.locator('#alert').textContent(), '', 'and no error')
   })
 })
