@@ -3,7 +3,7 @@
 // another key), its toJSON() posted, and the browser's refusal or the gateway's problem as a
 // GatewayProblem. The registration is a stand-in with the shape of a browser's: Node has no PushManager.
 import { createECDH, randomBytes } from 'node:crypto'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import {
   type BrowserPushSubscription,
   type FetchLike,
@@ -70,7 +70,7 @@ function recorded() {
   return { fetch, calls }
 }
 
-async function setUp(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setUp(t: Test) {
   const gw = await clientGateway(t)
   const { fetch, calls } = recorded()
   const client = gw.client({ fetch })
