@@ -4,7 +4,7 @@
 // page takes: subscribe (key, browser subscription, POST) and unsubscribe.
 import type { Call } from './http.js'
 import { clientProblem, GatewayProblem, type ClientMethod } from './problem.js'
-import type { PushPublicKey, PushSubscriptionBody } from './types.js'
+import type { PushPublicKey, PushSubscribed, PushSubscriptionBody } from './types.js'
 
 /** The part of a browser's `PushSubscription` used here: a real one fits. */
 export interface BrowserPushSubscription {
@@ -28,8 +28,11 @@ export interface PushRegistration {
 export interface PushMethods {
   /** The gateway's VAPID public key (base64url), the `applicationServerKey` of a subscription. */
   getPushPublicKey(): Promise<PushPublicKey>
-  /** Hands a subscription (`PushSubscription.toJSON()`) to the gateway; the same endpoint again replaces its keys. */
-  subscribeOrderPush(uuid: string, subscription: PushSubscriptionBody): Promise<void>
+  /**
+   * Hands a subscription (`PushSubscription.toJSON()`) to the gateway; the same endpoint again replaces
+   * its keys. Resolves to the order's id and status now.
+   */
+  subscribeOrderPush(uuid: string, subscription: PushSubscriptionBody): Promise<PushSubscribed>
   /** Forgets the endpoint for that order; resolves whether or not it was subscribed. */
   unsubscribeOrderPush(uuid: string, endpoint: string): Promise<void>
   /**
@@ -93,7 +96,7 @@ export function pushMethods(call: <T>(spec: Call) => Promise<T>): PushMethods {
   const publicKey = (operation: ClientMethod) =>
     call<PushPublicKey>({ operation, path: '/v1/push/public-key' })
   const post = (operation: ClientMethod, uuid: string, body: PushSubscriptionBody) =>
-    call<void>({ operation, method: 'POST', path: subscriptionsOf(uuid), body })
+    call<PushSubscribed>({ operation, method: 'POST', path: subscriptionsOf(uuid), body })
   const remove = (operation: ClientMethod, uuid: string, endpoint: string) =>
     call<void>({ operation, method: 'DELETE', path: subscriptionsOf(uuid), query: { endpoint } })
 

@@ -47,6 +47,8 @@ export type PushPublicKey = operations['getPushPublicKey']['responses'][200]['co
 /** A browser's `PushSubscription.toJSON()`, as the gateway takes it. */
 export type PushSubscriptionBody =
   operations['subscribeOrderPush']['requestBody']['content']['application/json']
+/** The answer to a subscription: the order's id and its status now. */
+export type PushSubscribed = operations['subscribeOrderPush']['responses'][201]['content']['application/json']
 
 /** The gateway's operations, by operationId. */
 export type OperationId = keyof operations
