@@ -13,6 +13,8 @@ import { type Clock, systemClock } from './clock.js'
 import type { AppConfig } from './config.js'
 import { demoPlugin } from './demo/plugin.js'
 import type { BuiltInSandbox } from './dev/upstream.js'
+import { deliveriesPlugin } from './deliveries/plugin.js'
+import type { DeliveryTuning } from './deliveries/channel.js'
 import { docsRoutes, openapiCollector } from './docs/plugin.js'
 import { createLogger } from './edge/logger.js'
 import { edge } from './edge/plugin.js'
@@ -27,6 +29,8 @@ import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
 import { watchPlugin } from './watch/plugin.js'
+import type { Resolve } from './push/endpoint-guard.js'
+import { pushPlugin } from './push/plugin.js'
 import { tenantKeyCheck } from './upstream/tenant-key.js'
 
 export const USER_AGENT = 'swap-gateway/0.1'
@@ -51,6 +55,10 @@ export interface AppDeps {
   exportTuning?: Partial<ExportTuning>
   /** False: no swap-limits call at start-up to check TENANT_API_KEY (tests that count upstream calls). */
   checkTenantKeyAtStart?: boolean
+  /** Delivery tunables (how often due webhooks and pushes are looked for): tests shorten them. */
+  deliveryTuning?: Partial<DeliveryTuning>
+  /** How push endpoint hosts are resolved: tests answer with the addresses they need. */
+  pushResolve?: Resolve
   /** The built-in sandbox, when server.ts started one as the upstream (development only). */
   sandbox?: BuiltInSandbox
 }
@@ -87,6 +95,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     userAgent: USER_AGENT,
     tuning: deps.upstreamTuning,
   })
+  await app.register(deliveriesPlugin, { tuning: deps.deliveryTuning })
   await app.register(catalogPlugin, { ...config.catalog, tuning: deps.catalogTuning })
   if (deps.checkTenantKeyAtStart !== false) await app.register(tenantKeyCheck)
   await app.register(authPlugin, { ...config.auth, lapsedUpstream: sandbox?.lapsed })
@@ -94,6 +103,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
   await app.register(liveQuotePlugin, config.quotes)
   await app.register(watchPlugin)
+  await app.register(pushPlugin, {
+    apiPrefix: config.apiPrefix,
+    push: config.push,
+    resolve: deps.pushResolve,
+  })
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

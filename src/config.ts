@@ -10,6 +10,7 @@ import {
   SANDBOX_CREATE_LIMIT,
 } from './edge/rate-limit-rules.js'
 import { trustedProxies } from './edge/trusted-proxies.js'
+import { generateVapidKeys, vapidSigningKey } from './push/vapid-keys.js'
 import { samplerNames, type TracingConfig } from './tracing/otel.js'
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback)
@@ -115,6 +116,39 @@ function tracingOf(e: {
   }
 }
 
+/**
+ * Web Push (VAPID keys and subject, message lifetime, subscriptions per order, which endpoints are
+ * admitted). Outside production a missing pair is made up for this process; in production Web Push is
+ * off (undefined) unless keys and subject are all set.
+ */
+function webPushOf(
+  e: {
+    WEB_PUSH_PUBLIC_KEY?: string
+    WEB_PUSH_PRIVATE_KEY?: string
+    WEB_PUSH_SUBJECT?: string
+    WEB_PUSH_TTL_S: number
+    WEB_PUSH_MAX_PER_ORDER: number
+    WEB_PUSH_ALLOW_LOCAL_ENDPOINTS?: 'true' | 'false'
+  },
+  production: boolean,
+) {
+  const given =
+    e.WEB_PUSH_PUBLIC_KEY && e.WEB_PUSH_PRIVATE_KEY
+      ? { publicKey: e.WEB_PUSH_PUBLIC_KEY, privateKey: e.WEB_PUSH_PRIVATE_KEY }
+      : undefined
+  if (production && (!given || !e.WEB_PUSH_SUBJECT)) return undefined
+  return {
+    keys: given ?? generateVapidKeys(),
+    /** True when the pair was made up for this process (development only): subscriptions die with it. */
+    keysGenerated: !given,
+    /** Outside production, a contact that names no one: push services accept it from local tests. */
+    subject: e.WEB_PUSH_SUBJECT ?? 'mailto:web-push@localhost',
+    ttlS: e.WEB_PUSH_TTL_S,
+    maxPerOrder: e.WEB_PUSH_MAX_PER_ORDER,
+    allowLocalEndpoints: (e.WEB_PUSH_ALLOW_LOCAL_ENDPOINTS ?? String(!production)) === 'true',
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(3000).refine((p) => p <= 65535, 'must be a port number'),
@@ -166,6 +200,15 @@ const envSchema = z.object({
   QUOTE_REFRESH_MS: int(5_000, 1),
   QUOTE_STREAM_MAX_SILENCE_MS: int(30_000, 1),
   QUOTE_STREAM_MAX_MS: int(600_000, 1),
+  WEB_PUSH_PUBLIC_KEY: z.string().min(1).optional(),
+  WEB_PUSH_PRIVATE_KEY: z.string().min(1).optional(),
+  WEB_PUSH_SUBJECT: z
+    .string()
+    .regex(/^(mailto:.+|https:\/\/.+)$/, 'must be a mailto: or https: URL')
+    .optional(),
+  WEB_PUSH_TTL_S: int(86_400, 0),
+  WEB_PUSH_MAX_PER_ORDER: int(5, 1),
+  WEB_PUSH_ALLOW_LOCAL_ENDPOINTS: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   ...otelSchema,
   DEMO: z.enum(['on', 'off']).optional(),
 })
@@ -189,6 +232,11 @@ const configSchema = envSchema
     // The longest gap between quote events is kept by the refreshes: it cannot be shorter than one.
     if (e.QUOTE_STREAM_MAX_SILENCE_MS < e.QUOTE_REFRESH_MS)
       need('QUOTE_STREAM_MAX_SILENCE_MS', 'must not be below QUOTE_REFRESH_MS')
+    const { WEB_PUSH_PUBLIC_KEY: publicKey, WEB_PUSH_PRIVATE_KEY: privateKey } = e
+    if ((publicKey === undefined) !== (privateKey === undefined))
+      need(publicKey ? 'WEB_PUSH_PRIVATE_KEY' : 'WEB_PUSH_PUBLIC_KEY', 'is required with the other VAPID key')
+    else if (publicKey && privateKey && !vapidSigningKey({ publicKey, privateKey }))
+      need('WEB_PUSH_PRIVATE_KEY', 'is not the private key of WEB_PUSH_PUBLIC_KEY (a P-256 pair, base64url)')
   })
   .transform((e) => {
     const generated = e.SESSION_SECRET.length === 0
@@ -270,6 +318,7 @@ const configSchema = envSchema
         maxSilenceMs: e.QUOTE_STREAM_MAX_SILENCE_MS,
         maxMs: e.QUOTE_STREAM_MAX_MS,
       },
+      push: webPushOf(e, production),
       docs: site,
       /** How long a SIGTERM keeps serving with /readyz at 503 before it drains, and its deadline (ops/shutdown.ts). */
       shutdown: { readyDelayMs: e.SHUTDOWN_READY_DELAY_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },

@@ -18,6 +18,11 @@ export const ERROR_CODES = {
     retryable: false,
   },
   INVALID_ORDER_ID: { status: 400, title: 'The order id is not a UUID', retryable: false },
+  INVALID_PUSH_SUBSCRIPTION: {
+    status: 400,
+    title: 'The push subscription is malformed or its endpoint is not allowed',
+    retryable: false,
+  },
   NONCE_MISSING: { status: 400, title: 'The sign-in message has no Nonce line', retryable: false },
   AUTH_REQUIRED: { status: 401, title: 'Sign-in required', retryable: false },
   SESSION_EXPIRED: { status: 401, title: 'The session has expired; sign in again', retryable: false },
@@ -31,6 +36,11 @@ export const ERROR_CODES = {
     status: 409,
     title: 'A request with this Idempotency-Key is still running',
     retryable: true,
+  },
+  TOO_MANY_SUBSCRIPTIONS: {
+    status: 409,
+    title: 'The order has as many push subscriptions as allowed',
+    retryable: false,
   },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large', retryable: false },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON', retryable: false },

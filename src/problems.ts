@@ -155,6 +155,19 @@ export const problems = {
     }),
   historyNeedsSignIn: () => new GatewayError('AUTH_REQUIRED', 'Sign in to see your order history.'),
 
+  // Web Push subscriptions.
+  pushEndpointRefused: (message: string) =>
+    new GatewayError('INVALID_PUSH_SUBSCRIPTION', "The push subscription's endpoint is not allowed.", {
+      errors: [{ path: 'body.endpoint', message }],
+    }),
+  tooManySubscriptions: (max: number) =>
+    new GatewayError(
+      'TOO_MANY_SUBSCRIPTIONS',
+      `This order already has ${max} push subscriptions; end one (with its endpoint) to add another.`,
+    ),
+  pushSubscriptionsUnavailable: () =>
+    new GatewayError('SERVICE_UNAVAILABLE', 'Push subscriptions cannot be stored now; try again shortly.'),
+
   // Sign-in and sessions.
   signInRequired: () => new GatewayError('AUTH_REQUIRED', 'Sign in first.'),
   signInLapsed: (challenge: object) =>

@@ -25,15 +25,49 @@ export interface Delivery extends DeliveryRequest {
   attempts: number
 }
 
+/** What became of a delivery after an attempt: the figure a channel's metrics count. */
+export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'gone'
+
 export interface ChannelOptions {
   name: 'webhook' | 'push'
   /** Delays between attempts; after the last one the delivery has failed. */
   scheduleMs: readonly number[]
   send(delivery: Delivery): Promise<AttemptOutcome>
+  /** How long one instance holds a claimed delivery before another may send it: above the sender's deadline. */
+  leaseMs?: number
+  /** Told of each attempt's result (metrics, logs). */
+  onOutcome?(outcome: DeliveryOutcome, delivery: Delivery, answer: string): void
+}
+
+/** A pending or failed delivery as the operator's endpoints list it. */
+export interface DeliveryView {
+  eventId: string
+  eventType: string
+  orderId: string
+  target: string
+  state: 'pending' | 'failed'
+  attempts: number
+  /** The last answer or error; null before the first attempt. */
+  lastAnswer: string | null
+  /** Epoch ms of the next attempt; null once failed. */
+  nextAttemptAt: number | null
+  enqueuedAt: number
+}
+
+export interface ChannelStats {
+  pending: number
+  /** Epoch ms the oldest pending delivery was enqueued; undefined when none is pending. */
+  oldestPendingAt: number | undefined
 }
 
 export interface DeliveryChannel {
   enqueue(request: DeliveryRequest): Promise<void>
+  /** Pending (oldest first) or failed (newest first) deliveries, at most LIST_LIMIT. */
+  list(state: 'pending' | 'failed'): Promise<DeliveryView[]>
+  /** Sends a failed delivery again at once, with its schedule started over; false when none failed. */
+  retry(eventId: string, target: string): Promise<boolean>
+  /** The latest figures (read at scrape time: never waits on Redis). */
+  stats(): ChannelStats
 }
 
 export interface Deliveries {

@@ -9,6 +9,8 @@ const MEANINGS: Record<ErrorCode, string> = {
   UNKNOWN_TOKEN: 'A token id is not in the catalog. Members: `side` (`deposit` or `settle`) and `tokenId`.',
   INVALID_ADDRESS: "The `receivingAddress` is not valid for the settle token's chain. Member: `network`.",
   INVALID_ORDER_ID: 'The order uuid is not a UUID.',
+  INVALID_PUSH_SUBSCRIPTION:
+    'A push subscription that is malformed (each bad field in `errors`), or whose endpoint is not allowed: `https:` only, naming a host (not an IP address) that resolves to public addresses.',
   NONCE_MISSING: 'The sign-in message has no `Nonce:` line.',
   AUTH_REQUIRED: 'The route needs a session (the session cookie, or `Authorization: Bearer <sessionToken>`).',
   SESSION_EXPIRED:
@@ -23,6 +25,8 @@ const MEANINGS: Record<ErrorCode, string> = {
   TOKEN_NOT_FOUND: 'No token in the catalog has this id.',
   ORDER_NOT_FOUND: 'The uuid is well-formed but the swap service knows no such order.',
   IDEMPOTENCY_IN_PROGRESS: 'A create with the same `Idempotency-Key` is still running: repeat it shortly.',
+  TOO_MANY_SUBSCRIPTIONS:
+    'The order already has `WEB_PUSH_MAX_PER_ORDER` push subscriptions: end one (`DELETE` with its endpoint) before adding another.',
   PAYLOAD_TOO_LARGE: 'The request body is over the size limit.',
   UNSUPPORTED_MEDIA_TYPE: 'The request body is not JSON (`Content-Type: application/json`).',
   PAIR_UNAVAILABLE:

@@ -14,6 +14,10 @@ export const KEY_SPACES = {
   idempotency: 'swap-gateway:idempotency:',
   /** The address each sign-in nonce was issued for, expiring with the nonce. */
   nonces: 'swap-gateway:nonce:',
+  /** Order events on their way to webhook URLs and push endpoints, per channel (deliveries/redis-scripts.ts). */
+  deliveries: 'swap-gateway:deliveries:',
+  /** Web Push subscriptions: a hash per order and the index of when each lapses. */
+  push: 'swap-gateway:push:',
 } as const
 export type KeySpace = keyof typeof KEY_SPACES
 

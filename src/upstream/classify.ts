@@ -116,7 +116,8 @@ export function classifyAnswer(
   return unclassified(upstreamFailed(operation))
 }
 
-function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
+/** A Retry-After header in seconds (a number of seconds or an HTTP date, counted from `now`). */
+export function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
   if (!value) return undefined
   if (/^\d+$/.test(value.trim())) return Number(value.trim())
   const at = Date.parse(value)

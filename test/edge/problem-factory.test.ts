@@ -52,6 +52,9 @@ const ARGUMENTS: Record<keyof typeof problems, unknown[]> = {
   noLiveQuote: [],
   liveQuoteFailed: [cause],
   orderNotFound: [],
+  pushEndpointRefused: ['must be an https: URL'],
+  tooManySubscriptions: [5],
+  pushSubscriptionsUnavailable: [],
   orderOutcomeUnknown: [],
   replayed: [
     {
