@@ -240,6 +240,7 @@ export interface components {
         | 'UNKNOWN_TOKEN'
         | 'INVALID_ADDRESS'
         | 'INVALID_ORDER_ID'
+        | 'INVALID_PUSH_SUBSCRIPTION'
         | 'NONCE_MISSING'
         | 'AUTH_REQUIRED'
         | 'SESSION_EXPIRED'
@@ -250,6 +251,7 @@ export interface components {
         | 'TOKEN_NOT_FOUND'
         | 'ORDER_NOT_FOUND'
         | 'IDEMPOTENCY_IN_PROGRESS'
+        | 'TOO_MANY_SUBSCRIPTIONS'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'PAIR_UNAVAILABLE'
@@ -389,6 +391,31 @@ export interface components {
        * @constant
        */
       event: 'orders:status-update'
+    }
+    /** @description A browser's `PushSubscription.toJSON()`: where to push, and the keys to encrypt with. */
+    PushSubscriptionBody: {
+      /** @description The push service's URL for this browser: `https:`, naming a host that resolves to public addresses. */
+      endpoint: string
+      /** @description When the push service ends the subscription (epoch ms), or null. */
+      expirationTime?: number | null
+      keys: {
+        /** @description The browser's ECDH public key. */
+        p256dh: string
+        /** @description The authentication secret. */
+        auth: string
+      }
+    }
+    /** @description The key a page subscribes with. */
+    PushPublicKey: {
+      /** @description The VAPID public key (base64url): `applicationServerKey` for `PushManager.subscribe`. */
+      publicKey: string
+    }
+    /** @description A subscription made: the order and its status now. */
+    PushSubscribed: {
+      /** @description The order whose events are pushed. */
+      orderId: string
+      /** @description Its status now. */
+      status: components['schemas']['OrderStatus']
     }
   }
   responses: never
@@ -780,6 +807,71 @@ export interface operations {
       }
     }
   }
+  getPushPublicKey: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushPublicKey']
+        }
+      }
+    }
+  }
+  subscribeOrderPush: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        uuid: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PushSubscriptionBody']
+      }
+    }
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushSubscribed']
+        }
+      }
+    }
+  }
+  unsubscribeOrderPush: {
+    parameters: {
+      query: {
+        endpoint: string
+      }
+      header?: never
+      path: {
+        uuid: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
   getHealth: {
     parameters: {
       query?: never
@@ -1130,6 +1222,43 @@ export interface operationProblems {
     | 'UPSTREAM_UNAVAILABLE'
     | 'SERVICE_UNAVAILABLE'
     | 'UPSTREAM_TIMEOUT'
+  getPushPublicKey:
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'REQUEST_TIMEOUT'
+    | 'URI_TOO_LONG'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'SERVICE_UNAVAILABLE'
+  subscribeOrderPush:
+    | 'INVALID_ORDER_ID'
+    | 'INVALID_PUSH_SUBSCRIPTION'
+    | 'VALIDATION_FAILED'
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'ORDER_NOT_FOUND'
+    | 'REQUEST_TIMEOUT'
+    | 'TOO_MANY_SUBSCRIPTIONS'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'URI_TOO_LONG'
+    | 'UNSUPPORTED_MEDIA_TYPE'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'UPSTREAM_ERROR'
+    | 'UPSTREAM_BAD_RESPONSE'
+    | 'UPSTREAM_UNAVAILABLE'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UPSTREAM_TIMEOUT'
+  unsubscribeOrderPush:
+    | 'INVALID_ORDER_ID'
+    | 'VALIDATION_FAILED'
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'REQUEST_TIMEOUT'
+    | 'URI_TOO_LONG'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'SERVICE_UNAVAILABLE'
   getHealth:
     | 'ORIGIN_NOT_ALLOWED'
     | 'REQUEST_TIMEOUT'
