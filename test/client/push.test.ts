@@ -146,3 +146,33 @@ t.test(
     t.same(calls, [], 'nothing to forget without a browser subscription')
   },
 )
+
+t.test(
+  'the gateway keeps what was subscribed: the same endpoint replaces, a DELETE frees a place',
+  async (t) => {
+    const gw = await clientGateway(t, { env: { WEB_PUSH_MAX_PER_ORDER: '2' } })
+    const client = gw.client()
+    const { uuid } = await client.createOrder(orderBody(gw.p))
+    const first = registration()
+    await client.subscribeToOrderPush(uuid, first.reg)
+    await client.subscribeToOrderPush(uuid, first.reg)
+    const second = registration()
+    await client.subscribeToOrderPush(uuid, second.reg)
+    t.pass('one browser twice and a second browser: two subscriptions, within the two allowed')
+    const third = registration()
+    const full = await rejection(client.subscribeToOrderPush(uuid, third.reg))
+    t.ok(isProblemOf(full, 'subscribeToOrderPush'))
+    t.equal(full.code, 'TOO_MANY_SUBSCRIPTIONS', 'a third browser finds the order full')
+    await client.unsubscribeFromOrderPush(uuid, second.reg)
+    await client.subscribeToOrderPush(uuid, third.reg)
+    t.pass('once the second unsubscribed, the third has its place')
+    t.same(
+      await client.subscribeOrderPush(uuid, third.current()!.toJSON()),
+      {
+        orderId: uuid,
+        status: 'AWAITING_USER_DEPOSIT',
+      },
+      'the answer: the order and its status now',
+    )
+  },
+)
