@@ -9,6 +9,7 @@ import {
   type FetchLike,
   isProblemOf,
   type PushRegistration,
+  type PushSubscriptionBody,
 } from 'swap-gateway-client'
 import { orderBody } from '../helpers/picks.js'
 import { clientGateway, rejection } from './setup.js'
@@ -167,7 +168,7 @@ t.test(
     await client.subscribeToOrderPush(uuid, third.reg)
     t.pass('once the second unsubscribed, the third has its place')
     t.same(
-      await client.subscribeOrderPush(uuid, third.current()!.toJSON()),
+      await client.subscribeOrderPush(uuid, third.current()!.toJSON() as PushSubscriptionBody),
       {
         orderId: uuid,
         status: 'AWAITING_USER_DEPOSIT',
