@@ -149,6 +149,51 @@ export const SETTINGS: Record<EnvVariable, Setting> = {
     meaning: 'Live quote: the longest gap between `quote` events (at least `QUOTE_REFRESH_MS`).',
   },
   QUOTE_STREAM_MAX_MS: { meaning: 'Live quote: the longest life of a stream.' },
+  WATCH_MAX_MS: { meaning: 'The watch: how long an order is followed at most ([notifications.md](notifications.md#the-watch)).' },
+  WATCH_LEASE_MS: {
+    meaning:
+      "How long an instance holds a watched order without renewing its lease (at least `1000`), which also bounds how late a crashed instance's orders are taken over ([notifications.md](notifications.md#the-watch)).",
+  },
+  WALLET_EVENTS_RETAIN_MS: {
+    meaning:
+      "How long each signed-in user's order events are kept (in Redis with `REDIS_URL`) so that a wallet stream's reconnect gets the events it missed; a `Last-Event-ID` older than this gets a fresh snapshot ([stream.md](stream.md#the-wallet-stream)).",
+    frontend: true,
+  },
+  WEBHOOK_URLS: {
+    meaning:
+      'Where order events are POSTed: comma-separated absolute `http:`/`https:` URLs, the operator\'s own services. Set together with `WEBHOOK_SECRET` or not at all ([notifications.md](notifications.md#webhooks)).',
+    unset: 'no webhooks',
+  },
+  WEBHOOK_SECRET: {
+    meaning:
+      'The secrets that sign each delivery: comma-separated, each `whsec_` + the base64 of 24 to 64 random bytes; every one signs, so a receiver can rotate. Never logged.',
+    unset: 'required with `WEBHOOK_URLS`',
+  },
+  WEBHOOK_TIMEOUT_MS: { meaning: "A webhook attempt's deadline: no `2xx` within it is a failed attempt." },
+  WEBHOOK_RETRY_SCHEDULE_MS: {
+    meaning:
+      'The delays between webhook attempts (a JSON array or comma-separated), each spread ±20 %, or `Retry-After` when longer; after the last one the delivery has failed.',
+  },
+  WEB_PUSH_PUBLIC_KEY: {
+    meaning:
+      'The VAPID public key (P-256, base64url; `npm run vapid-keys` prints a pair) a page passes to `PushManager.subscribe` ([notifications.md](notifications.md#web-push)).',
+    unset: 'outside production a pair is made per process, with a warning; in production Web Push is off',
+    frontend: true,
+  },
+  WEB_PUSH_PRIVATE_KEY: {
+    meaning: 'The VAPID private key (base64url) that signs every push. Never logged.',
+    unset: 'as `WEB_PUSH_PUBLIC_KEY`',
+  },
+  WEB_PUSH_SUBJECT: {
+    meaning: 'The `mailto:` or `https:` contact push services see in each VAPID token.',
+    unset: 'outside production `mailto:web-push@localhost`; in production Web Push is off',
+  },
+  WEB_PUSH_TTL_S: { meaning: 'How long a push service keeps an undelivered message (the `TTL` header).' },
+  WEB_PUSH_MAX_PER_ORDER: { meaning: 'Push subscriptions one order may have.', frontend: true },
+  WEB_PUSH_ALLOW_LOCAL_ENDPOINTS: {
+    meaning: 'Whether `http:` and loopback push endpoints are admitted (for a local push service in tests).',
+    unset: '`true` outside production, `false` in production',
+  },
   ...OTEL_SETTINGS,
   DEMO: {
     meaning: '`on` or `off`: the demo app at `/` ([demo.md](demo.md)).',

@@ -22,6 +22,8 @@ export interface DemoBundle {
   assets: Map<string, Asset>
   script: string
   style: string
+  /** The service worker's script, served from the origin's root (its scope). */
+  worker: string
 }
 
 const TYPES: Record<string, string> = {
@@ -49,11 +51,14 @@ export interface BundleOptions {
   sourceMap: boolean
 }
 
-/** Bundles page/main (TypeScript) with esbuild, which only the sources' side ever loads. */
+/** Bundles page/main and the service worker (TypeScript) with esbuild, which only the sources' side ever loads. */
 export async function bundleDemo(opts: BundleOptions): Promise<DemoBundle> {
   const esbuild = await import('esbuild')
   const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('./page/main.ts', import.meta.url))],
+    entryPoints: {
+      app: fileURLToPath(new URL('./page/main.ts', import.meta.url)),
+      sw: fileURLToPath(new URL('./page/service-worker.ts', import.meta.url)),
+    },
     bundle: true,
     write: false,
     format: 'esm',
@@ -63,20 +68,24 @@ export async function bundleDemo(opts: BundleOptions): Promise<DemoBundle> {
     minify: true,
     sourcemap: opts.sourceMap ? 'linked' : false,
     outdir: '/demo',
-    entryNames: 'app.[hash]',
+    entryNames: '[name].[hash]',
     logLevel: 'silent',
   })
   const assets = new Map<string, Asset>()
   let script = ''
+  let worker = ''
   for (const file of result.outputFiles) {
     const name = basename(file.path)
     assets.set(name, { body: Buffer.from(file.contents), type: typeOf(name) })
-    if (name.endsWith('.js')) script = name
+    if (name.endsWith('.js')) {
+      if (name.startsWith('sw.')) worker = name
+      else script = name
+    }
   }
   const css = Buffer.from(DEMO_STYLES)
   const style = `styles.${contentHash(css)}.css`
   assets.set(style, { body: css, type: typeOf(style) })
-  return { assets, script, style }
+  return { assets, script, style, worker }
 }
 
 /** Writes a bundle where the build's demo module reads it (`<outDir>/demo/assets`). */
@@ -85,20 +94,24 @@ export async function writeDemo(bundle: DemoBundle, outDir: string): Promise<voi
   await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
   for (const [name, asset] of bundle.assets) await writeFile(join(dir, name), asset.body)
-  await writeFile(join(dir, MANIFEST), JSON.stringify({ script: bundle.script, style: bundle.style }))
+  await writeFile(
+    join(dir, MANIFEST),
+    JSON.stringify({ script: bundle.script, style: bundle.style, worker: bundle.worker }),
+  )
 }
 
 async function readDemo(): Promise<DemoBundle> {
-  const { script, style } = JSON.parse(await readFile(join(builtDir, MANIFEST), 'utf8')) as {
+  const { script, style, worker } = JSON.parse(await readFile(join(builtDir, MANIFEST), 'utf8')) as {
     script: string
     style: string
+    worker: string
   }
   const assets = new Map<string, Asset>()
   for (const name of await readdir(builtDir)) {
     if (name !== MANIFEST)
       assets.set(name, { body: await readFile(join(builtDir, name)), type: typeOf(name) })
   }
-  return { assets, script, style }
+  return { assets, script, style, worker }
 }
 
 /**

@@ -67,6 +67,10 @@ export function demoPage(s: PageSettings): string {
       <h2 id="order-title">Order</h2>
       <p id="status" class="status" role="status"></p>
       <ol id="steps" class="steps" aria-label="Progress"></ol>
+      <div id="notify" class="notify" hidden>
+        <button id="notify-me" type="button" class="secondary small">Notify me</button>
+        <p id="notify-state" class="hint" aria-live="polite"></p>
+      </div>
       <div id="deposit" class="deposit"></div>
       <dl id="order-details" class="details"></dl>
       <div id="sandbox" class="sandbox" hidden>

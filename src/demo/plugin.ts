@@ -1,5 +1,5 @@
 // The demo app (docs/demo.md) at `/`: a page built on the typed client, with its script and styles
-// under /demo/. The files are bundled or read once, on the first request for them, so gateways that
+// under /demo/ and its service worker (the order's push notifications) at /sw.js. The files are bundled or read once, on the first request for them, so gateways that
 // never serve the page (tests, API-only deployments) never pay for it. The routes are hidden from the
 // API document.
 import type { FastifyInstance } from 'fastify'
@@ -18,6 +18,8 @@ export interface DemoOptions {
 }
 
 const ASSET_PATH = '/demo'
+/** At the root, so that its scope (by default, its own folder) takes in the page at `/`. */
+const WORKER_PATH = '/sw.js'
 
 /** Scripts and styles from the gateway only, no inline code; the page talks to its own origin only. */
 const PAGE_POLICY = {
@@ -72,6 +74,28 @@ export async function demoPlugin(app: FastifyInstance, opts: DemoOptions) {
       const { page } = await bundle()
       // Revalidated on every visit: it names the current hashed assets.
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page)
+    },
+  )
+
+  routes.get(
+    WORKER_PATH,
+    {
+      schema: { hide: true },
+      config: {
+        answers: {
+          hidden: "the demo page's service worker",
+          success: { 200: { description: 'The service worker script.', contentType: 'text/javascript' } },
+          problems: [],
+        },
+      },
+    },
+    async (_request, reply) => {
+      const { assets, worker } = await bundle()
+      // Not a hashed name (a worker is updated at its own URL): revalidated at every check.
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/javascript; charset=utf-8')
+        .send(assets.get(worker)?.body)
     },
   )
 

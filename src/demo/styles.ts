@@ -113,6 +113,8 @@ button.small { padding: 0.35rem 0.7rem; font-size: 0.85rem; }
 .steps li.done { border-color: var(--ok); color: var(--ink); }
 .steps li.current { border-color: var(--accent); color: var(--ink); font-weight: 600; }
 
+.notify { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.75rem; margin: 0 0 1rem; }
+.notify .hint { flex: 1 1 14rem; min-height: 0; }
 .deposit:empty { display: none; }
 .deposit { padding: 0.8rem; border: 1px dashed #b9bdd3; border-radius: 12px; margin-bottom: 1rem; display: grid; gap: 0.45rem; }
 .deposit p { margin: 0; }

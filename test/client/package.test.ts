@@ -97,6 +97,20 @@ export function neverFromCreate(err: unknown): boolean {
   // @ts-expect-error createOrder never answers TOKEN_NOT_FOUND
   return isProblemOf(err, 'createOrder') && err.code === 'TOKEN_NOT_FOUND'
 }
+// A browser's own registration fits the push methods; their rejections name their codes.
+export async function notifyMe(uuid: string): Promise<string> {
+  const registration: ServiceWorkerRegistration = await navigator.serviceWorker.ready
+  try {
+    const subscription = await client.subscribeToOrderPush(uuid, registration)
+    await client.unsubscribeFromOrderPush(uuid, registration)
+    return subscription.endpoint
+  } catch (err) {
+    if (!isProblemOf(err, 'subscribeToOrderPush')) throw err
+    // @ts-expect-error subscribing never answers INVALID_ADDRESS
+    if (err.code === 'INVALID_ADDRESS') return 'never'
+    return err.code === 'PUSH_REFUSED' ? 'denied' : err.code
+  }
+}
 // @ts-expect-error a quote needs its pair
 void client.getQuote({ amount: 1, amountIsDeposit: true })
 // @ts-expect-error the create body is typed

@@ -4,12 +4,23 @@
 // (so that the gateway, which runs on Node, is untouched by the stubs).
 import { EventSource } from 'eventsource'
 import t from 'tap'
-import { createGatewayClient, type LiveQuote, type Snapshot } from 'swap-gateway-client'
+import { createECDH, randomBytes } from 'node:crypto'
+import {
+  createGatewayClient,
+  type LiveQuote,
+  type PushRegistration,
+  type Snapshot,
+} from 'swap-gateway-client'
 import { roomyLimits } from '../helpers/limits.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { runGateway } from '../helpers/process.js'
 import { signedBody } from '../helpers/sign-in.js'
 import { walletProvider } from './setup.js'
+
+const pushKeys = () => ({
+  p256dh: createECDH('prime256v1').generateKeys().toString('base64url'),
+  auth: randomBytes(16).toString('base64url'),
+})
 
 const refuse = (what: string) => () => {
   throw new Error(`${what} is not implemented`)
@@ -30,7 +41,7 @@ function asReactNative(): () => void {
     restore.push(() => Object.defineProperty(URL.prototype, member, own))
   }
   const globals = globalThis as Record<string, unknown>
-  for (const name of ['TextEncoder', 'structuredClone']) {
+  for (const name of ['TextEncoder', 'structuredClone', 'atob', 'btoa']) {
     const own = globals[name]
     delete globals[name]
     restore.push(() => (globals[name] = own))
@@ -97,6 +108,23 @@ t.test('with React Native’s URLSearchParams, URL and no TextEncoder, every met
     )
   })
   t.type(live.quotedAt, 'string', 'watchQuote')
+  const { publicKey } = await client.getPushPublicKey()
+  const made: ArrayBuffer[] = []
+  const subscription = {
+    endpoint: 'http://127.0.0.1:9/push/react-native', // a local push service, admitted outside production
+    options: { applicationServerKey: null },
+    toJSON: () => ({ endpoint: subscription.endpoint, expirationTime: null, keys: pushKeys() }),
+    unsubscribe: async () => true,
+  }
+  const registration: PushRegistration = {
+    pushManager: {
+      getSubscription: async () => null,
+      subscribe: async ({ applicationServerKey }) => (made.push(applicationServerKey), subscription),
+    },
+  }
+  t.equal(await client.subscribeToOrderPush(order.uuid, registration), subscription, 'subscribeToOrderPush')
+  t.equal(Buffer.from(made[0]!).toString('base64url'), publicKey, 'the key decoded without atob')
+  await client.unsubscribeFromOrderPush(order.uuid, registration)
   await client.logout()
   t.same(await client.getSession(), { signedIn: false }, 'logout')
 })

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { hexToString, type Hex } from 'viem'
+import { pageProblems } from '../helpers/browser.js'
 import { eventually } from '../helpers/eventually.js'
 import { ETH_ADDRESS } from '../helpers/picks.js'
 import { freePort, listen } from '../helpers/ports.js'
@@ -108,11 +109,7 @@ t.test('the demo app in Chromium', { skip: !existsSync(CHROMIUM) && 'no Chromium
     const context = await browser.newContext({ viewport: { width, height: 900 } })
     t.teardown(() => context.close())
     const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', (err) => problems.push(err.message))
-    page.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) problems.push(m.text())
-    })
+    const problems = pageProblems(page)
     return { page, problems }
   }
   const noProblems = (t: Test, problems: string[]) =>

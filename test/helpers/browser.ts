@@ -24,6 +24,16 @@ export async function launchBrowser(t: Test, args: string[] = []): Promise<Brows
   return browser
 }
 
+/** The page's script errors and Content-Security-Policy violations, as they happen (expected: none). */
+export function pageProblems(page: Page): string[] {
+  const problems: string[] = []
+  page.on('pageerror', (err) => problems.push(err.message))
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) problems.push(m.text())
+  })
+  return problems
+}
+
 /** A gateway whose PUBLIC_ORIGIN is where it listens: `http://<host>:<free port>`. */
 export async function listeningGateway(t: Test, host: string, opts: GatewayOptions = {}) {
   const port = await freePort()

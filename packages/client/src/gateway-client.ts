@@ -6,6 +6,7 @@ import { followOrder, type EventSourceConstructor, type FollowHandlers, type Fol
 import { followMyOrders, type FollowingMyOrders, type MyOrdersHandlers } from './follow-my-orders.js'
 import { type Call, type Credentials, type FetchLike, Http } from './http.js'
 import { clientProblem, GatewayProblem, type ClientMethod } from './problem.js'
+import { pushMethods, type PushMethods } from './push.js'
 import type {
   Blockchain,
   Challenge,
@@ -71,7 +72,7 @@ export interface SignInOptions {
 }
 
 /** Each method rejects with `MethodProblem<'<its name>'>`: a GatewayProblem with the codes it can answer. */
-export interface GatewayClient {
+export interface GatewayClient extends PushMethods {
   listTokens(filters?: TokenFilters): Promise<Token[]>
   getToken(id: number | string): Promise<Token>
   listChains(): Promise<Blockchain[]>
@@ -351,5 +352,6 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     get sessionToken() {
       return http.sessionToken
     },
+    ...pushMethods(call),
   }
 }

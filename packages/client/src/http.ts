@@ -18,7 +18,7 @@ export interface HttpOptions {
 export interface Call {
   /** The client method making the call, named on its rejections. */
   operation: ClientMethod
-  method?: 'GET' | 'POST'
+  method?: 'GET' | 'POST' | 'DELETE'
   /** Below the API prefix, such as `/v1/tokens`. */
   path: string
   query?: object

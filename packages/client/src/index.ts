@@ -11,6 +11,7 @@ export {
   type SignInOptions,
 } from './gateway-client.js'
 export type { Credentials, FetchLike } from './http.js'
+export type { BrowserPushSubscription, PushMethods, PushRegistration } from './push.js'
 export {
   CLIENT_CODES,
   type ClientCode,

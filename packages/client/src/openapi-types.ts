@@ -321,6 +321,24 @@ export interface components {
         [key: string]: string
       }
     }
+    /** @description One change of one order. The `webhook-id` header (`<uuid>.created` or `<uuid>.<STATUS>`) is the same on every attempt: dedupe on it. */
+    OrderEvent: {
+      /** @enum {string} */
+      type: 'order.created' | 'order.status_changed'
+      /**
+       * Format: date-time
+       * @description When the change happened, ISO 8601 UTC.
+       */
+      timestamp: string
+      /** @description The order as a read by uuid answers it, its new and previous status, and its user. */
+      data: {
+        order: components['schemas']['Order']
+        status: components['schemas']['OrderStatus']
+        previousStatus: components['schemas']['OrderStatus'] | null
+        /** @description The upstream's user id; null for an anonymous order. */
+        userId: string | null
+      }
+    }
     /** @description The `quote` event: the quote as the quote route answers it, and when it was priced. */
     LiveQuote: components['schemas']['Quote'] & {
       /**
@@ -391,6 +409,24 @@ export interface components {
        * @constant
        */
       event: 'orders:status-update'
+    }
+    /** @description The wallet stream's `snapshot` event: the user's recent orders. It replaces whatever the client held. */
+    WalletSnapshot: {
+      /** @description The user's most recent orders, newest first, as the first page of their history lists them. */
+      orders: components['schemas']['OrderHistoryItem'][]
+      /**
+       * @description `snapshot`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'snapshot'
+    }
+    /** @description The `order-created` event: an order the signed-in user just created, through any instance. */
+    WalletOrderCreated: components['schemas']['Order'] & {
+      /**
+       * @description `order-created`: the name of this event, as in its SSE `event` field.
+       * @constant
+       */
+      event: 'order-created'
     }
     /** @description A browser's `PushSubscription.toJSON()`: where to push, and the keys to encrypt with. */
     PushSubscriptionBody: {
@@ -810,6 +846,30 @@ export interface operations {
       }
     }
   }
+  followMyOrders: {
+    parameters: {
+      query?: {
+        limit?: number
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'text/event-stream':
+            | components['schemas']['WalletSnapshot']
+            | components['schemas']['WalletOrderCreated']
+            | components['schemas']['StatusUpdate']
+        }
+      }
+    }
+  }
   getPushPublicKey: {
     parameters: {
       query?: never
@@ -984,6 +1044,96 @@ export interface operations {
         content: {
           'text/html': string
         }
+      }
+    }
+  }
+  orderCreated: {
+    parameters: {
+      query?: never
+      header: {
+        /**
+         * @description The event's id, the same on every attempt and from every instance: dedupe on it.
+         * @example 0b6f1c1e-2d3a-4f5b-8c9d-0e1f2a3b4c5d.COMPLETED
+         */
+        'webhook-id': string
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1764358000
+         */
+        'webhook-timestamp': string
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per configured secret (Standard Webhooks).
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderEvent']
+      }
+    }
+    responses: {
+      /** @description Acknowledged: any 2xx answer does. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description This URL is gone: the delivery ends at once. */
+      410: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  orderStatusChanged: {
+    parameters: {
+      query?: never
+      header: {
+        /**
+         * @description The event's id, the same on every attempt and from every instance: dedupe on it.
+         * @example 0b6f1c1e-2d3a-4f5b-8c9d-0e1f2a3b4c5d.COMPLETED
+         */
+        'webhook-id': string
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1764358000
+         */
+        'webhook-timestamp': string
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per configured secret (Standard Webhooks).
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderEvent']
+      }
+    }
+    responses: {
+      /** @description Acknowledged: any 2xx answer does. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description This URL is gone: the delivery ends at once. */
+      410: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
       }
     }
   }
@@ -1225,6 +1375,21 @@ export interface operationProblems {
     | 'UPSTREAM_UNAVAILABLE'
     | 'SERVICE_UNAVAILABLE'
     | 'UPSTREAM_TIMEOUT'
+  followMyOrders:
+    | 'VALIDATION_FAILED'
+    | 'AUTH_REQUIRED'
+    | 'SESSION_EXPIRED'
+    | 'ORIGIN_NOT_ALLOWED'
+    | 'REQUEST_TIMEOUT'
+    | 'URI_TOO_LONG'
+    | 'RATE_LIMITED'
+    | 'HEADERS_TOO_LARGE'
+    | 'INTERNAL'
+    | 'UPSTREAM_ERROR'
+    | 'UPSTREAM_BAD_RESPONSE'
+    | 'UPSTREAM_UNAVAILABLE'
+    | 'SERVICE_UNAVAILABLE'
+    | 'UPSTREAM_TIMEOUT'
   getPushPublicKey:
     | 'ORIGIN_NOT_ALLOWED'
     | 'REQUEST_TIMEOUT'
@@ -1312,5 +1477,10 @@ export interface operationEvents {
     quote: components['schemas']['LiveQuote']
     problem: components['schemas']['LiveQuoteProblem']
     end: components['schemas']['LiveQuoteEnd']
+  }
+  followMyOrders: {
+    snapshot: components['schemas']['WalletSnapshot']
+    'order-created': components['schemas']['WalletOrderCreated']
+    'orders:status-update': components['schemas']['StatusUpdate']
   }
 }

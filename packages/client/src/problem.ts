@@ -15,12 +15,14 @@ export const CLIENT_CODES = {
   STREAM_UNAVAILABLE: { title: 'The stream could not be opened', retryable: true },
   /** Sign-in succeeded but the browser did not keep the session cookie (the page and the gateway are on different sites). */
   COOKIE_NOT_KEPT: { title: 'The browser did not keep the session cookie', retryable: false },
+  /** The browser would not make a push subscription: permission denied, no push service, no active worker. */
+  PUSH_REFUSED: { title: 'The browser refused the push subscription', retryable: false },
 } as const
 export type ClientCode = keyof typeof CLIENT_CODES
 export type ProblemCode = Problem['code'] | ClientCode
 
 /** A client method that is not one operation. */
-export type ClientMethod = OperationId | 'signIn'
+export type ClientMethod = OperationId | 'signIn' | 'subscribeToOrderPush' | 'unsubscribeFromOrderPush'
 /** The codes a client method can reject with. */
 export type MethodProblemCode<M extends ClientMethod> =
   | (M extends OperationId ? OperationProblemCode<M> : never)
@@ -29,6 +31,10 @@ export type MethodProblemCode<M extends ClientMethod> =
   | (M extends 'signIn'
       ? OperationProblemCode<'getChallenge' | 'verifySignIn' | 'getSession'> | 'COOKIE_NOT_KEPT'
       : never)
+  | (M extends 'subscribeToOrderPush'
+      ? OperationProblemCode<'getPushPublicKey' | 'subscribeOrderPush'> | 'PUSH_REFUSED'
+      : never)
+  | (M extends 'unsubscribeFromOrderPush' ? OperationProblemCode<'unsubscribeOrderPush'> : never)
   | 'NETWORK_ERROR'
   | 'UNEXPECTED_RESPONSE'
 

@@ -42,9 +42,16 @@ export type StatusUpdate = Schemas['StatusUpdate']
 export type Problem = Schemas['Problem']
 export type CreateOrderBody = Schemas['CreateOrderBody']
 export type VerifyBody = Schemas['VerifySignInBody']
+/** `{ publicKey }`: the gateway's VAPID public key, base64url. */
+export type PushPublicKey = operations['getPushPublicKey']['responses'][200]['content']['application/json']
+/** A browser's `PushSubscription.toJSON()`, as the gateway takes it. */
+export type PushSubscriptionBody =
+  operations['subscribeOrderPush']['requestBody']['content']['application/json']
+/** The answer to a subscription: the order's id and its status now. */
+export type PushSubscribed = operations['subscribeOrderPush']['responses'][201]['content']['application/json']
 
-/** The gateway's operations, by operationId. */
-export type OperationId = keyof operations
+/** The gateway's operations, by operationId (the document's webhooks are sent by it, not called). */
+export type OperationId = keyof operations & keyof operationProblems
 /** The problem codes an operation can answer. */
 export type OperationProblemCode<O extends OperationId> = operationProblems[O]
 /** A stream's events, by name, with their data. */

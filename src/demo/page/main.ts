@@ -4,8 +4,10 @@ import type { Eip1193Provider } from 'swap-gateway-client'
 import { Alerts } from './alert.js'
 import { clientFor, pageSettings } from './client.js'
 import { HistoryList } from './history-list.js'
+import { NotifyMe } from './notify-me.js'
 import { OrderView } from './order-view.js'
 import { SandboxPanel } from './sandbox-panel.js'
+import type { ShowOrderMessage } from './service-worker.js'
 import { prefillOf, SwapForm } from './swap-form.js'
 import { WalletView } from './wallet.js'
 
@@ -22,7 +24,8 @@ const history: HistoryList = new HistoryList(
   (order) => orders.show(order),
   () => wallet.refresh(),
 )
-const orders = new OrderView(client, alerts, sandbox)
+const notify = new NotifyMe(client, alerts, settings.baseUrl === '')
+const orders = new OrderView(client, alerts, sandbox, notify)
 const wallet = new WalletView(client, alerts, provider, (now) => {
   signedIn = now
   if (now) history.follow()
@@ -35,4 +38,12 @@ const form = new SwapForm(client, alerts, (order) => {
 
 void wallet.refresh()
 void form.load(prefillOf(location.search))
-void orders.resume()
+// `?order=<uuid>`: the link a notification opens (an open demo tab is sent the uuid instead).
+const linked = new URLSearchParams(location.search).get('order')
+void (linked ? orders.open(linked) : orders.resume())
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<Partial<ShowOrderMessage>>) => {
+    if (event.data.type === 'show-order' && typeof event.data.orderId === 'string')
+      void orders.open(event.data.orderId)
+  })
+}

@@ -9,6 +9,7 @@ import type { Alerts } from './alert.js'
 import type { Client } from './client.js'
 import { byId, el } from './dom.js'
 import { amount, dateTime, duration } from './format.js'
+import type { NotifyMe } from './notify-me.js'
 import type { SandboxPanel } from './sandbox-panel.js'
 
 const STATUS_TEXT: Record<OrderStatus, string> = {
@@ -65,6 +66,7 @@ export class OrderView {
     private readonly client: Client,
     private readonly alerts: Alerts,
     private readonly sandbox: SandboxPanel | undefined,
+    private readonly notify: NotifyMe,
   ) {
     setInterval(() => this.tick(), 1000)
   }
@@ -83,6 +85,15 @@ export class OrderView {
       const code = (err as { code?: string }).code
       if (code === 'ORDER_NOT_FOUND' || code === 'INVALID_ORDER_ID') kept.set(null)
       else this.alerts.show('stream', err)
+    }
+  }
+
+  /** The order a link or a notification names, read and shown in place of any other. */
+  async open(uuid: string): Promise<void> {
+    try {
+      this.show(await this.client.getOrder(uuid))
+    } catch (err) {
+      this.alerts.show('stream', err)
     }
   }
 
@@ -115,6 +126,7 @@ export class OrderView {
     this.renderDeposit(order)
     this.renderDetails(order)
     this.sandbox?.showFor(order)
+    this.notify.showFor(order)
   }
 
   private renderStatus(status: OrderStatus): void {
