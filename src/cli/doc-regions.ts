@@ -43,6 +43,10 @@ export const REGIONS: Region[] = [
   settingsRegion('docs/api.md', 'live-quote', (r) => r.variable.startsWith('QUOTE_')),
   settingsRegion('docs/catalog.md', 'catalog', (r) => r.variable.startsWith('CATALOG_')),
   settingsRegion('docs/operations.md', 'tracing', (r) => r.variable.startsWith('OTEL_')),
+  settingsRegion('docs/notifications.md', 'watch', (r) => r.variable.startsWith('WATCH_')),
+  settingsRegion('docs/notifications.md', 'webhooks', (r) => r.variable.startsWith('WEBHOOK_')),
+  settingsRegion('docs/notifications.md', 'push', (r) => r.variable.startsWith('WEB_PUSH_')),
+  settingsRegion('docs/api.md', 'wallet', (r) => r.variable.startsWith('WALLET_')),
   { file: 'docs/api.md', name: 'error-codes', body: codesTable },
 ]
 

@@ -148,8 +148,8 @@ t.test('each check fails on a drift, saying what to do', async (t) => {
   t.throws(() => withRegion('no markers', 'settings', ''), /no <!-- settings:begin -->/)
 
   const operations = read('docs/operations.md')
-  t.match(keySpaceProblems(operations, { ...KEY_SPACES, watches: 'swap-gateway:watch:' }), [
-    /KEY_SPACES.watches .* has no row/,
+  t.match(keySpaceProblems(operations, { ...KEY_SPACES, examples: 'swap-gateway:example:' }), [
+    /KEY_SPACES.examples .* has no row/,
   ])
   const { nonces: _, ...fewer } = KEY_SPACES
   t.match(keySpaceProblems(operations, fewer), [/names swap-gateway:nonce:, which is no key space/])
