@@ -114,6 +114,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     push: config.push,
     resolve: deps.pushResolve,
   })
+  if (config.env === 'production' && config.redis.url === undefined && (config.webhooks || config.push)) {
+    app.log.warn(
+      { redis: 'none' },
+      'no REDIS_URL: watched orders and pending deliveries live in this process and end with it',
+    )
+  }
   // What describes and watches them.
   await app.register(health)
   await app.register(docsRoutes, config.docs)

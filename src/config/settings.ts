@@ -149,7 +149,10 @@ export const SETTINGS: Record<EnvVariable, Setting> = {
     meaning: 'Live quote: the longest gap between `quote` events (at least `QUOTE_REFRESH_MS`).',
   },
   QUOTE_STREAM_MAX_MS: { meaning: 'Live quote: the longest life of a stream.' },
-  WATCH_MAX_MS: { meaning: 'The watch: how long an order is followed at most ([notifications.md](notifications.md#the-watch)).' },
+  WATCH_MAX_MS: {
+    meaning:
+      'The watch: how long an order is followed at most ([notifications.md](notifications.md#the-watch)).',
+  },
   WATCH_LEASE_MS: {
     meaning:
       "How long an instance holds a watched order without renewing its lease (at least `1000`), which also bounds how late a crashed instance's orders are taken over ([notifications.md](notifications.md#the-watch)).",
@@ -161,7 +164,7 @@ export const SETTINGS: Record<EnvVariable, Setting> = {
   },
   WEBHOOK_URLS: {
     meaning:
-      'Where order events are POSTed: comma-separated absolute `http:`/`https:` URLs, the operator\'s own services. Set together with `WEBHOOK_SECRET` or not at all ([notifications.md](notifications.md#webhooks)).',
+      "Where order events are POSTed: comma-separated absolute `http:`/`https:` URLs, the operator's own services. Set together with `WEBHOOK_SECRET` or not at all ([notifications.md](notifications.md#webhooks)).",
     unset: 'no webhooks',
   },
   WEBHOOK_SECRET: {
