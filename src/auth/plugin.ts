@@ -74,6 +74,7 @@ export const authPlugin = fp(
       opts.lapsedUpstream,
     )
     app.decorate('sessions', sessions)
+    app.rateLimitUsers.identifyWith((request) => sessions.userOf(request))
     await app.register(
       async (scope) => {
         await scope.register(siwxRoutes, { challenges, signIn, sessions })
@@ -84,7 +85,7 @@ export const authPlugin = fp(
   },
   {
     name: 'auth',
-    dependencies: ['origin-policy', 'upstream', 'redis'],
-    decorators: { fastify: ['clock', 'origins', 'metrics', 'stores'] },
+    dependencies: ['origin-policy', 'rate-limits', 'upstream', 'redis'],
+    decorators: { fastify: ['clock', 'origins', 'metrics', 'stores', 'rateLimitUsers'] },
   },
 )

@@ -20,6 +20,13 @@ export interface RateLimitOptions {
 
 /** The signed-in user a request counts as (undefined without a session; no promise without credentials). */
 type UserOf = (request: FastifyRequest) => Promise<string | undefined> | undefined
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Who a request's signed-in user is, for per-user limits: sign-in (a later plugin) names its reader here. */
+    rateLimitUsers: { identifyWith(userOf: UserOf): void }
+  }
+}
 /** Distinct clients remembered in memory, as for the plugin's own counters. */
 const MEMORY_KEYS = 50_000
 
@@ -62,10 +69,13 @@ export const rateLimits = fp(
       ]),
     ) as Record<RateLimitGroup, { max: number; ms: number; ceiling: number }>
     const ruleOf = (request: FastifyRequest) => rules[groupOf(request) || 'global']
-    // Sessions are read by auth, registered after the edge: looked up once every plugin is in.
+    // Sessions are read by auth, registered after the edge, which names its reader here; until then
+    // (and in an app without sign-in) every request is keyed by its address.
     let userOf: UserOf = () => undefined
-    app.addHook('onReady', async () => {
-      if (app.hasDecorator('sessions')) userOf = (request) => app.sessions.userOf(request)
+    app.decorate('rateLimitUsers', {
+      identifyWith: (reader: UserOf) => {
+        userOf = reader
+      },
     })
     // The plugin's createRateLimit could count the ceiling, but its Redis keys would be named after a
     // route it does not have ("undefinedundefined-"): a counter of ours, in the same key space, instead.
