@@ -1,7 +1,7 @@
 // The PairGuard of the pricing and order routes: a pair the catalog refuses never reaches the
 // upstream (which would answer it with a 500 to be matched by text).
 import { problems } from '../problems.js'
-import type { PairGuard } from '../orders/pair-and-credentials.js'
+import type { PairGuard } from '../contracts/pair-and-credentials.js'
 import type { CallContext } from '../upstream/client.js'
 import type { Token } from '../upstream/schemas.js'
 import type { CatalogCache } from './cache.js'

@@ -2,7 +2,7 @@
 // guard used by pricing and orders, and readiness and counters for the operators.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { PairGuard } from '../orders/pair-and-credentials.js'
+import type { PairGuard } from '../contracts/pair-and-credentials.js'
 import { catalogSchema } from '../upstream/schemas.js'
 import { DerivedBodies } from './bodies.js'
 import { CatalogCache, type CatalogStats, type CatalogTuning, DEFAULT_CATALOG_TUNING } from './cache.js'

@@ -14,7 +14,7 @@ import type { OrderCreations } from './creations.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import { createOnce, type IdempotencyTerms } from './idempotent.js'
 import type { OrderCounts } from './metrics.js'
-import type { CredentialSource, PairGuard } from './pair-and-credentials.js'
+import type { CredentialSource, PairGuard } from '../contracts/pair-and-credentials.js'
 import { type CreateBody, createBody, createHeaders } from './schemas.js'
 import { problems } from '../problems.js'
 

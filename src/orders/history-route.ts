@@ -10,7 +10,7 @@ import { onTheWire } from '../edge/wire-types.js'
 import { GatewayError } from '../errors.js'
 import { historySchema, MAX_PAGE_SIZE } from '../upstream/schemas.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
-import type { CredentialSource } from './pair-and-credentials.js'
+import type { CredentialSource } from '../contracts/pair-and-credentials.js'
 import { problems } from '../problems.js'
 
 const page = (max: number) =>

@@ -46,7 +46,7 @@ export const ordersPlugin = fp(
           prefix,
         }),
     })
-    // What orders need of the catalog and auth, as the shapes of pair-and-credentials.ts.
+    // What orders need of the catalog and auth, as the shapes of contracts/pair-and-credentials.ts.
     const routes = { ...opts, clock, guard: app.tokenGuard, credentials: app.sessions }
     await app.register(
       async (scope) => {

@@ -1,6 +1,8 @@
 // The gateway's sources point down only: a module imports from its own layer or the ones below it,
-// never from above (docs/development.md, "Layout"). The sandbox (a stand-in for the upstream) and the
-// demo page's browser code stand apart: the sandbox reaches the gateway only for the type of its
+// never from above (docs/development.md, "Layout"). The run-time wiring follows the same list: a plugin
+// declares (fastify-plugin's `dependencies`) only plugins of its own layer or below, and buildApp
+// registers the plugins in the list's order. The sandbox (a stand-in for the upstream) and the demo
+// page's browser code stand apart: the sandbox reaches the gateway only for the type of its
 // development entry.
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -15,8 +17,9 @@ const LAYERS: string[][] = [
   ['redis'],
   ['edge'],
   ['upstream', 'deliveries'],
-  ['orders'],
+  ['contracts'],
   ['catalog', 'auth'],
+  ['orders'],
   ['stream'],
   ['live-quote'],
   ['watch'],
@@ -80,4 +83,61 @@ t.test('the check sees an upward import', async (t) => {
   t.ok(layerOf('edge/plugin.ts') < layerOf('auth/plugin.ts'), 'edge is below auth')
   t.ok(layerOf('observability/metrics.ts') < layerOf('catalog/metrics.ts'), 'observability is below catalog')
   t.throws(() => layerOf('nowhere/file.ts'), /in no layer/)
+})
+
+/** Modules that run something when imported (commands, the process entry, the demo's build). */
+const ENTRY_POINTS = /^(cli\/|server\.ts$|demo\/build\.ts$)/
+
+/** Every capability plugin of src/: its name, the file exporting it, the plugins it declares it needs. */
+async function pluginsOfSrc(): Promise<Array<{ name: string; file: string; dependencies: string[] }>> {
+  const found = []
+  for (const file of files.filter((f) => !apart(f) && !ENTRY_POINTS.test(f))) {
+    const module = (await import(join(SRC, file))) as Record<string, unknown>
+    for (const value of Object.values(module)) {
+      const meta = (value as Record<symbol, { name?: string; dependencies?: string[] }> | undefined)?.[
+        Symbol.for('plugin-meta')
+      ]
+      if (typeof value === 'function' && meta?.name) {
+        found.push({ name: meta.name, file, dependencies: meta.dependencies ?? [] })
+      }
+    }
+  }
+  return found
+}
+
+t.test('every plugin needs at run time only plugins of its own layer or below', async (t) => {
+  const plugins = await pluginsOfSrc()
+  const fileOf = new Map(plugins.map((p) => [p.name, p.file]))
+  const upward: string[] = []
+  let edges = 0
+  for (const plugin of plugins) {
+    for (const dependency of plugin.dependencies) {
+      const target = fileOf.get(dependency)
+      if (target === undefined) continue // a library's plugin (@fastify/cookie...)
+      edges++
+      if (layerOf(target) > layerOf(plugin.file))
+        upward.push(`${plugin.name} (src/${plugin.file}) needs ${dependency} (src/${target})`)
+    }
+  }
+  t.ok(plugins.length > 20 && edges > 40, `${plugins.length} plugins, ${edges} declared dependencies read`)
+  t.same(upward, [], 'no plugin needs one from a higher layer')
+})
+
+/** What registers before its layer and why: it must see every route registered after it. */
+const REGISTERED_EARLY: Record<string, string> = { openapiCollector: 'collects each route as it is added' }
+
+t.test('buildApp registers the capabilities in the layers’ order, bottom first', async (t) => {
+  const app = readFileSync(join(SRC, 'app.ts'), 'utf8')
+  const fromOf = new Map(
+    [...app.matchAll(/import \{([^}]+)\} from '\.\/([^']+)\.js'/g)].flatMap((m) =>
+      m[1]!.split(',').map((name) => [name.replace(/^\s*type\s+/, '').trim(), `${m[2]}.ts`] as const),
+    ),
+  )
+  const registered = [...app.matchAll(/app\.register\((\w+)/g)].map((m) => m[1]!)
+  const order = registered.filter((name) => !(name in REGISTERED_EARLY) && fromOf.has(name))
+  t.ok(order.length > 15, `${order.join(', ')}`)
+  const outOfOrder = order.filter(
+    (name, i) => i > 0 && layerOf(fromOf.get(name)!) < layerOf(fromOf.get(order[i - 1]!)!),
+  )
+  t.same(outOfOrder, [], 'each plugin is registered after the layers below it')
 })

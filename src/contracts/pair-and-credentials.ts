@@ -1,5 +1,5 @@
-// What the order routes need from other capabilities: the catalog's check of a pair and auth's
-// credentials of the caller, stated as shapes so orders depend on neither's code.
+// The shapes capabilities meet at, kept below all of them: the catalog's check of a pair and auth's
+// credentials of the caller, which orders (and the live quote) use without importing either's code.
 import type { FastifyRequest } from 'fastify'
 import type { GatewayError } from '../errors.js'
 import type { CallContext } from '../upstream/client.js'
