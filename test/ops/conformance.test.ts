@@ -4,6 +4,7 @@
 // headers and body checked against the served document with ajv. An undeclared status, a
 // required header missing, a header a client reads left undeclared, or a body off its schema fails;
 // so does a problem code its operation does not declare (each status enumerates its codes).
+import { createECDH, randomBytes } from 'node:crypto'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'
 import t, { type Test } from 'tap'
@@ -307,11 +308,33 @@ t.test('orders', async (t) => {
   t.equal((await ask(t, 'getOrder', { params: { uuid } })).status, 502, 'UPSTREAM_BAD_RESPONSE')
   gw.control.clearFaults()
 
+  // Web Push on the order: a browser's subscription (a local endpoint, admitted outside production).
+  const subscription = {
+    endpoint: 'http://127.0.0.1:9/push/conformance',
+    expirationTime: null,
+    keys: {
+      p256dh: createECDH('prime256v1').generateKeys().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  }
+  t.equal((await ask(t, 'getPushPublicKey')).status, 200)
+  await ask(t, 'getPushPublicKey', { headers: FOREIGN })
+  t.equal((await ask(t, 'subscribeOrderPush', { params: { uuid }, body: subscription })).status, 201)
+  t.equal((await ask(t, 'subscribeOrderPush', { params: { uuid }, body: { endpoint: 'nope' } })).status, 400)
+  const endpoint = { endpoint: subscription.endpoint }
+  t.equal((await ask(t, 'unsubscribeOrderPush', { params: { uuid }, query: endpoint })).status, 204)
+  t.equal(
+    (await ask(t, 'unsubscribeOrderPush', { params: { uuid: 'not-a-uuid' }, query: endpoint })).status,
+    400,
+  )
+
   t.equal((await ask(t, 'listOrders')).status, 401)
   const bearer = await session()
   t.equal((await ask(t, 'listOrders', { headers: bearer, query: { limit: '5' } })).status, 200)
   t.equal((await ask(t, 'listOrders', { headers: bearer, query: { limit: '500' } })).status, 400)
   await ask(t, 'listOrders', { headers: FOREIGN })
+  t.equal((await ask(t, 'followMyOrders', { headers: bearer })).status, 200, 'the snapshot')
+  t.equal((await ask(t, 'followMyOrders')).status, 401)
 })
 
 t.test('the status stream', async (t) => {

@@ -93,7 +93,9 @@ t.test(
     t.equal(first.event, 'snapshot', 'no wait on a Redis known down')
     t.equal(first.id, '', 'no log id: a reconnect starts afresh')
     const hers = await gw.createOrder(alice.token)
-    await gw.app.orderEvents.publish(orderEvent(hers))
+    // Web Push cannot read its subscriptions while Redis is down and refuses the hand-off (the watch
+    // publishes the event again later); the wallet log keeps it meanwhile.
+    await gw.app.orderEvents.publish(orderEvent(hers)).catch(() => {})
 
     await redis.start()
     const text = await stream.until(
