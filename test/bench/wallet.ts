@@ -14,6 +14,8 @@ const USERS = Number(process.env.BENCH_WALLET_USERS ?? 100)
 const PER_USER = Number(process.env.BENCH_WALLET_PER_USER ?? 10)
 const CONCURRENCY = 100
 const SETTLE_MS = 2_000
+/** With REDIS_URL the gateway keeps the wallet log in Redis and fans events out through it, as a fleet does. */
+const REDIS_URL = process.env.REDIS_URL
 
 type Order = OrderEvent['order']
 interface Memory extends Message {
@@ -72,7 +74,10 @@ export async function benchWallet() {
   const { app: sandboxApp, control } = buildSandbox({ tenantKey: BENCH_TENANT_KEY })
   await sandboxApp.listen({ port: 0, host: '127.0.0.1' })
   const upstream = `http://127.0.0.1:${(sandboxApp.server.address() as AddressInfo).port}`
-  const gateway = await spawnPeer('./stream-gateway.ts', [upstream])
+  const gateway = await spawnPeer('./stream-gateway.ts', [
+    upstream,
+    JSON.stringify(REDIS_URL ? { REDIS_URL } : {}),
+  ])
   const peers: Peer[] = [gateway]
   try {
     const url = String(gateway.ready.url)
@@ -114,7 +119,8 @@ export async function benchWallet() {
       throw new Error(`only ${round.count ?? 0} of ${round.connections} wallet streams received the event`)
 
     const kb = (bytes: number) => (bytes / 1024).toFixed(2)
-    console.log(`\nwallet streams: ${USERS} users × ${PER_USER} streams each`)
+    const via = REDIS_URL ? 'events through Redis' : 'events in memory (set REDIS_URL for Redis)'
+    console.log(`\nwallet streams: ${USERS} users × ${PER_USER} streams each, ${via}`)
     console.log(
       `heap per open status stream (KB)   ${kb(status.perStream).padStart(8)}  (${status.count} streams)`,
     )
