@@ -10,7 +10,7 @@ import { TENANT_FAILURES } from '../edge/route-answers.js'
 import type { PairGuard } from '../contracts/pair-and-credentials.js'
 import { upstreamQuoteQuery } from '../orders/quote-request.js'
 import { quoteQuery } from '../orders/schemas.js'
-import { openEventStream } from '../stream/response.js'
+import { openEventStream } from '../sse/response.js'
 import {
   END_EVENT,
   ENDED_ID,

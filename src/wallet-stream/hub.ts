@@ -7,8 +7,8 @@
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
-import type { StreamClient, StreamClients, StreamGroup, StreamSource } from '../stream/clients.js'
-import { commentFrame, eventFrame } from '../stream/frames.js'
+import type { StreamClient, StreamClients, StreamGroup, StreamSource } from '../sse/registry.js'
+import { commentFrame, eventFrame } from '../sse/frames.js'
 import { isAfter, type LoggedEntry, type WalletLog } from './log.js'
 
 /** What a wallet stream needs of its session: the auth capability answers it. */

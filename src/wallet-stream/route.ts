@@ -11,8 +11,8 @@ import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
 import { historyQuery, readHistory } from '../orders/history-route.js'
 import { problems } from '../problems.js'
-import { openEventStream } from '../stream/response.js'
-import { eventFrame } from '../stream/frames.js'
+import { openEventStream } from '../sse/response.js'
+import { eventFrame } from '../sse/frames.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import {
   ORDER_CREATED_EVENT,

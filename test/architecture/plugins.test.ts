@@ -9,7 +9,7 @@ import { liveQuotePlugin } from '../../src/live-quote/plugin.js'
 import { health } from '../../src/ops/health.js'
 import { ordersPlugin } from '../../src/orders/plugin.js'
 import { redisPlugin } from '../../src/redis/plugin.js'
-import { streamPlugin } from '../../src/stream/plugin.js'
+import { streamPlugin } from '../../src/status-stream/plugin.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
 
 const site = { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' }

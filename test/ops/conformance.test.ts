@@ -14,7 +14,7 @@ import { orderBody } from '../helpers/picks.js'
 import { signedBody } from '../helpers/sign-in.js'
 import { events, readRaw } from '../helpers/sse.js'
 import { roomyLimits } from '../helpers/limits.js'
-import { subscribed } from '../stream/setup.js'
+import { subscribed } from '../status-stream/setup.js'
 
 // Some hundred requests, a few of them retried upstream failures.
 t.setTimeout(240_000)

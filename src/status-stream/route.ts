@@ -12,7 +12,7 @@ import { deliveredEnd } from './event-ids.js'
 import { SNAPSHOT_EVENT, STATUS_EVENT, snapshotEvent, statusUpdateEvent } from './events.js'
 import type { OrderRead } from './feed.js'
 import type { StatusHub } from './hub.js'
-import { openEventStream } from './response.js'
+import { openEventStream } from '../sse/response.js'
 
 export interface StreamRouteOptions {
   hub: StatusHub

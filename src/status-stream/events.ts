@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { builtOn } from '../edge/wire-types.js'
 import { orderSchema, statusUpdateSchema } from '../upstream/schemas.js'
-import { eventTag } from './event-tag.js'
+import { eventTag } from '../sse/event-tag.js'
 
 export const SNAPSHOT_EVENT = 'snapshot'
 export const STATUS_EVENT = 'orders:status-update'

@@ -2,7 +2,7 @@
 // Followers are closed before the gateway and the sandbox, so none reconnects during teardown.
 import type { Test } from 'tap'
 import type { SandboxControl, SandboxOptions } from '../../src/sandbox/app.js'
-import type { StreamTuning } from '../../src/stream/plugin.js'
+import type { StreamTuning } from '../../src/status-stream/plugin.js'
 import type { UpstreamTuning } from '../../src/upstream/client.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { assertProblem } from '../helpers/problem.js'
 import { eventually } from '../helpers/eventually.js'
-import { streamGateway } from './setup.js'
+import { streamGateway } from '../status-stream/setup.js'
 
 async function refused(url: string, headers: Record<string, string>) {
   const res = await fetch(url, { headers })

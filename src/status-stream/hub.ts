@@ -9,7 +9,7 @@ import { shortenIds } from '../edge/shorten-ids.js'
 import type { OrderReader } from '../orders/read.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
-import type { StreamClients, StreamSource } from './clients.js'
+import type { StreamClients, StreamSource } from '../sse/registry.js'
 import { SNAPSHOT_EVENT } from './events.js'
 import { eventId } from './event-ids.js'
 import {
@@ -20,7 +20,7 @@ import {
   type OrderRead,
   type StatusClient,
 } from './feed.js'
-import { eventFrame } from './frames.js'
+import { eventFrame } from '../sse/frames.js'
 import type { SubscriptionTuning } from './subscription.js'
 
 export interface StreamTuning extends SubscriptionTuning {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import { readRaw } from '../helpers/sse.js'
-import { READ_ROUTE, streamGateway, subscribed } from './setup.js'
+import { READ_ROUTE, streamGateway, subscribed } from '../status-stream/setup.js'
 
 const within = <T>(ms: number, what: string, p: Promise<T>) =>
   Promise.race([

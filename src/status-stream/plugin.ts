@@ -3,11 +3,11 @@
 // route.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { StreamClients } from './clients.js'
+import { StreamClients } from '../sse/registry.js'
 import { DEFAULT_STREAM_TUNING, StatusHub, type StreamTuning } from './hub.js'
 import { streamMetrics } from './metrics.js'
 import { streamRoute } from './route.js'
-import { drainWindowMs } from './spread.js'
+import { drainWindowMs } from '../sse/spread.js'
 
 export type { StreamTuning } from './hub.js'
 
