@@ -1,79 +1,46 @@
-// The order status stream capability: every stream of the process (`app.streamClients`, whose limits,
-// heartbeat and shutdown the live quote shares), the status hub (`app.streamHub`, for metrics) and its
-// route.
+// The order status stream capability: the status hub (`app.statusHub`: the watch follows orders on
+// its feeds, and metrics read it) and its route. Its streams are held in the SSE registry
+// (`app.sseRegistry`), with the live quote and wallet streams.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { StreamClients } from '../sse/registry.js'
-import { DEFAULT_STREAM_TUNING, StatusHub, type StreamTuning } from './hub.js'
-import { streamMetrics } from './metrics.js'
-import { streamRoute } from './route.js'
-import { drainWindowMs } from '../sse/spread.js'
+import { StatusHub } from './hub.js'
+import { statusStreamMetrics } from './metrics.js'
+import { statusStreamRoute } from './route.js'
+import { DEFAULT_SUBSCRIPTION_TUNING, type SubscriptionTuning } from './subscription.js'
 
-export type { StreamTuning } from './hub.js'
+export type { SubscriptionTuning } from './subscription.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    streamHub: StatusHub
-    streamClients: StreamClients
+    statusHub: StatusHub
   }
 }
 
-export interface StreamOptions {
+export interface StatusStreamOptions {
   apiPrefix: string
-  /** SSE_HEARTBEAT_MS, SSE_MAX_PER_IP, SSE_MAX_TOTAL. */
-  heartbeatMs: number
-  maxPerIp: number
-  maxTotal: number
-  /** SSE_RETRY_MS: base of the jittered `retry:` advice. */
-  retryMs: number
-  /** SSE_DRAIN_SPREAD_MS and SHUTDOWN_TIMEOUT_MS: stream ends at shutdown are spread within both. */
-  drainSpreadMs: number
-  shutdownTimeoutMs: number
-  tuning?: Partial<StreamTuning>
+  tuning?: Partial<SubscriptionTuning>
 }
 
-export const streamPlugin = fp(
-  async (app: FastifyInstance, opts: StreamOptions) => {
-    const { clock, random } = app
-    const tuning = { ...DEFAULT_STREAM_TUNING, ...opts.tuning }
-    const streams = new StreamClients({
-      clock,
-      log: app.log,
-      heartbeatMs: opts.heartbeatMs,
-      maxPerIp: opts.maxPerIp,
-      maxTotal: opts.maxTotal,
-      retryMs: opts.retryMs,
-      drainWindowMs: drainWindowMs(opts.drainSpreadMs, opts.shutdownTimeoutMs),
-      maxBufferedBytes: tuning.maxBufferedBytes,
-      random,
-    })
+export const statusStreamPlugin = fp(
+  async (app: FastifyInstance, opts: StatusStreamOptions) => {
+    const streams = app.sseRegistry
     const hub = new StatusHub({
-      clock,
+      clock: app.clock,
       log: app.log,
       reader: app.orderReader,
       upstream: app.upstream,
       contextFor: app.upstreamContextFor,
       streams,
-      tuning,
-      random,
+      tuning: { ...DEFAULT_SUBSCRIPTION_TUNING, ...opts.tuning },
+      random: app.random,
     })
-    app.decorate('streamClients', streams)
-    app.decorate('streamHub', hub)
-    streamMetrics(app.metrics, hub)
-    // Streams never finish on their own, and close() waits for open connections: their ends are
-    // started here, spread over the drain window, while the server stops accepting new connections;
-    // the app is closed once the last one has ended.
-    let drained: Promise<void> = Promise.resolve()
-    app.addHook('preClose', (done) => {
-      drained = streams.shutdown()
-      done()
-    })
-    app.addHook('onClose', async () => drained)
-    await app.register(streamRoute, { prefix: opts.apiPrefix, hub })
+    app.decorate('statusHub', hub)
+    statusStreamMetrics(app.metrics, hub)
+    await app.register(statusStreamRoute, { prefix: opts.apiPrefix, hub, streams })
   },
   {
-    name: 'stream',
-    dependencies: ['client-ip', 'upstream', 'orders'],
-    decorators: { fastify: ['clock', 'random', 'orderReader'] },
+    name: 'status-stream',
+    dependencies: ['client-ip', 'metrics', 'upstream', 'orders', 'sse'],
+    decorators: { fastify: ['clock', 'random', 'orderReader', 'sseRegistry'] },
   },
 )
