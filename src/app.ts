@@ -25,7 +25,8 @@ import { observability } from './observability/plugin.js'
 import { health } from './ops/health.js'
 import { ordersPlugin } from './orders/plugin.js'
 import { redisPlugin } from './redis/plugin.js'
-import { type StreamTuning, streamPlugin } from './stream/plugin.js'
+import { type SseTuning, ssePlugin } from './sse/plugin.js'
+import { type SubscriptionTuning, statusStreamPlugin } from './status-stream/plugin.js'
 import { type ExportTuning, tracingPlugin } from './tracing/plugin.js'
 import type { UpstreamTuning } from './upstream/client.js'
 import { upstreamPlugin } from './upstream/plugin.js'
@@ -47,8 +48,10 @@ export interface AppDeps {
   /** The file descriptor or path the gateway's own destination writes to (standard output by default). */
   logTo?: number | string
   upstreamTuning?: Partial<UpstreamTuning>
-  /** Status-stream tunables (reopen backoff, poll interval, buffer limit...): tests shorten them. */
-  streamTuning?: Partial<StreamTuning>
+  /** SSE registry tunables (how much a client may leave unread before its stream is dropped). */
+  sseTuning?: Partial<SseTuning>
+  /** Status-stream tunables (the upstream subscription's reopen backoff, poll interval...): tests shorten them. */
+  statusStreamTuning?: Partial<SubscriptionTuning>
   /** Watch tunables (how often it renews its leases and looks for orders to take over): tests shorten them. */
   watchTuning?: Partial<WatchTuning>
   /** Catalog tunables (forced-refresh interval, reload backoff, start-up wait): tests shorten them. */
@@ -104,7 +107,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   if (deps.checkTenantKeyAtStart !== false) await app.register(tenantKeyCheck)
   await app.register(authPlugin, { ...config.auth, lapsedUpstream: sandbox?.lapsed })
   await app.register(ordersPlugin, config.orders)
-  await app.register(streamPlugin, { ...config.streams, tuning: deps.streamTuning })
+  // Every SSE stream is held in one registry, registered after what the streams use: at close, their
+  // drain ends before those close (onClose hooks run in reverse order).
+  await app.register(ssePlugin, { ...config.sse, tuning: deps.sseTuning })
+  await app.register(statusStreamPlugin, { apiPrefix: config.apiPrefix, tuning: deps.statusStreamTuning })
   await app.register(liveQuotePlugin, config.quotes)
   await app.register(watchPlugin, { ...config.watch, tuning: deps.watchTuning })
   await app.register(walletStreamPlugin, config.wallet)

@@ -352,8 +352,7 @@ const configSchema = envSchema
         allowBareMessages: e.SIWX_ALLOW_BARE_MESSAGES,
       },
       orders: { ...site, claimTtlMs: 2 * e.UPSTREAM_TIMEOUT_MS },
-      streams: {
-        apiPrefix: site.apiPrefix,
+      sse: {
         heartbeatMs: e.SSE_HEARTBEAT_MS,
         maxPerIp: e.SSE_MAX_PER_IP,
         maxTotal: e.SSE_MAX_TOTAL,

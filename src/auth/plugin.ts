@@ -85,7 +85,7 @@ export const authPlugin = fp(
   },
   {
     name: 'auth',
-    dependencies: ['origin-policy', 'rate-limits', 'upstream', 'redis'],
+    dependencies: ['metrics', 'edge', 'origin-policy', 'rate-limits', 'upstream', 'redis'],
     decorators: { fastify: ['clock', 'origins', 'metrics', 'stores', 'rateLimitUsers'] },
   },
 )

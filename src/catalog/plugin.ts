@@ -90,7 +90,7 @@ export const catalogPlugin = fp(
   },
   {
     name: 'catalog',
-    dependencies: ['problem-handler', 'upstream'],
+    dependencies: ['metrics', 'readiness', 'problem-handler', 'upstream'],
     decorators: { fastify: ['clock', 'random', 'metrics', 'readiness'] },
   },
 )

@@ -114,5 +114,5 @@ export const problemHandler = fp(
     })
     app.setNotFoundHandler((request, reply) => sendProblem(request, reply, problems.noSuchRoute(), typeBase))
   },
-  { name: 'problem-handler', dependencies: ['declared-routes'] },
+  { name: 'problem-handler', dependencies: ['declared-routes', 'request-logging'] },
 )

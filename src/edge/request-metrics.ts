@@ -37,5 +37,5 @@ export const requestMetrics = fp(
       done()
     })
   },
-  { name: 'request-metrics', dependencies: ['metrics'] },
+  { name: 'request-metrics', dependencies: ['metrics', 'request-logging'] },
 )

@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { problemSchema } from '../edge/problem-schema.js'
 import { builtOn, documented } from '../edge/wire-types.js'
-import { eventTag } from '../stream/event-tag.js'
+import { eventTag } from '../sse/event-tag.js'
 import { quoteSchema } from '../upstream/schemas.js'
 
 export const QUOTE_EVENT = 'quote'

@@ -1,15 +1,15 @@
 // The live quote hub: every live quote stream of this process, grouped by distinct quote into polls
 // (one upstream quote per refresh interval per distinct quote, whatever the number of watchers). Its
-// streams are streams like the status streams (stream/clients.ts): the same limits, heartbeat, ends
-// and shutdown.
+// streams are held in the SSE registry (sse/registry.ts) with the others: the same limits, heartbeat,
+// ends and shutdown.
 import { randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { type GatewayError, renderProblem } from '../errors.js'
 import type { QuoteQuery } from '../orders/schemas.js'
-import type { StreamClients, StreamSource } from '../stream/clients.js'
-import { eventFrame } from '../stream/frames.js'
+import { eventFrame } from '../sse/frames.js'
+import type { SseRegistry, StreamSource } from '../sse/registry.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { quoteSchema } from '../upstream/schemas.js'
 import { END_EVENT, ENDED_ID, PROBLEM_EVENT } from './events.js'
@@ -20,11 +20,10 @@ export interface QuoteHubOptions {
   clock: Clock
   log: FastifyBaseLogger
   upstream: UpstreamClient
-  streams: StreamClients
-  /** QUOTE_REFRESH_MS, QUOTE_STREAM_MAX_SILENCE_MS, QUOTE_STREAM_MAX_MS. */
+  streams: SseRegistry
+  /** QUOTE_REFRESH_MS, QUOTE_STREAM_MAX_SILENCE_MS. */
   refreshMs: number
   maxSilenceMs: number
-  maxMs: number
   /** The context of each refresh the hub makes on its own. */
   contextFor(requestId: string, log: FastifyBaseLogger): CallContext
   /** Where problem `type` URIs point (errors.ts). */
@@ -58,15 +57,6 @@ export class QuoteHub implements StreamSource {
     opts.streams.register(this)
   }
 
-  /** Takes a place for a new stream, or refuses it (the stream limits, shared with status streams). */
-  admit(ip: string): QuoteClient {
-    return this.opts.streams.admit(ip, 'quote', { endsAt: this.opts.clock.now() + this.opts.maxMs })
-  }
-
-  release(client: QuoteClient): void {
-    this.opts.streams.release(client)
-  }
-
   /**
    * Joins the client to its quote's poll and answers the stream's first event, or throws what the
    * quote route would answer (the client must then be released).
@@ -79,11 +69,6 @@ export class QuoteHub implements StreamSource {
     }
     poll.join(client)
     return poll.first(ctx)
-  }
-
-  /** True once shutdown has begun: a stream opened now gets its first quote and an end. */
-  get draining(): boolean {
-    return this.opts.streams.draining
   }
 
   /** Takes over a response whose headers are written: the first quote, with the `retry:` advice. */

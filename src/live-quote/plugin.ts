@@ -1,5 +1,5 @@
 // The live quote capability: its hub (as `app.quoteHub`, for metrics) and its route. Its streams are
-// held with the status streams' (`app.streamClients`), so it comes after the stream capability.
+// held in the SSE registry (`app.sseRegistry`), with the status and wallet streams.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { errorTypeBase } from '../errors.js'
@@ -24,24 +24,30 @@ export interface LiveQuoteOptions {
 
 export const liveQuotePlugin = fp(
   async (app: FastifyInstance, opts: LiveQuoteOptions) => {
+    const streams = app.sseRegistry
     const hub = new QuoteHub({
       clock: app.clock,
       log: app.log,
       upstream: app.upstream,
       contextFor: app.upstreamContextFor,
-      streams: app.streamClients,
+      streams,
       refreshMs: opts.refreshMs,
       maxSilenceMs: opts.maxSilenceMs,
-      maxMs: opts.maxMs,
       typeBase: errorTypeBase(opts.publicOrigin, opts.apiPrefix),
     })
     app.decorate('quoteHub', hub)
     quoteMetrics(app.metrics, hub)
-    await app.register(liveQuoteRoute, { prefix: opts.apiPrefix, hub, guard: app.tokenGuard })
+    await app.register(liveQuoteRoute, {
+      prefix: opts.apiPrefix,
+      hub,
+      streams,
+      guard: app.tokenGuard,
+      maxMs: opts.maxMs,
+    })
   },
   {
     name: 'live-quote',
-    dependencies: ['client-ip', 'upstream', 'catalog', 'stream'],
-    decorators: { fastify: ['clock', 'streamClients', 'tokenGuard'] },
+    dependencies: ['client-ip', 'metrics', 'upstream', 'catalog', 'sse'],
+    decorators: { fastify: ['clock', 'sseRegistry', 'tokenGuard'] },
   },
 )

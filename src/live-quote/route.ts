@@ -1,7 +1,8 @@
 // GET <prefix>/v1/tokens/quote/stream: the live quote. Everything the quote route would refuse is
 // refused before the first byte, with the same answer: the parameters (400), the pair (UNKNOWN_TOKEN,
 // PAIR_UNAVAILABLE), the stream limits (429, 503), and the first quote itself (NO_QUOTE, upstream
-// failures); then the response is taken over from Fastify and handed to the hub.
+// failures); then the response is taken over from Fastify and handed to the hub. The stream's place is
+// taken in the SSE registry and given back there.
 import { clientIpOf } from '../edge/client-ip.js'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -10,7 +11,8 @@ import { TENANT_FAILURES } from '../edge/route-answers.js'
 import type { PairGuard } from '../contracts/pair-and-credentials.js'
 import { upstreamQuoteQuery } from '../orders/quote-request.js'
 import { quoteQuery } from '../orders/schemas.js'
-import { openEventStream } from '../stream/response.js'
+import type { SseRegistry } from '../sse/registry.js'
+import { openEventStream } from '../sse/response.js'
 import {
   END_EVENT,
   ENDED_ID,
@@ -24,11 +26,14 @@ import type { QuoteHub } from './hub.js'
 
 export interface LiveQuoteRouteOptions {
   hub: QuoteHub
+  streams: SseRegistry
   guard: PairGuard
+  /** QUOTE_STREAM_MAX_MS: a stream's longest life. */
+  maxMs: number
 }
 
 export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteOptions) {
-  const { hub, guard } = opts
+  const { hub, streams, guard, maxMs } = opts
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/tokens/quote/stream',
     {
@@ -76,15 +81,15 @@ export async function liveQuoteRoute(app: FastifyInstance, opts: LiveQuoteRouteO
       const q = request.query
       const ctx = request.upstreamContext()
       await guard.checkPair(ctx, q.depositTokenId, q.settleTokenId)
-      const client = hub.admit(clientIpOf(request))
+      const client = streams.admit(clientIpOf(request), 'quote', { endsAt: app.clock.now() + maxMs })
       let first: Buffer
       try {
         first = await hub.start(client, q, upstreamQuoteQuery(q), ctx)
       } catch (err) {
-        hub.release(client)
+        streams.release(client)
         throw err
       }
-      hub.attach(client, openEventStream(reply, hub.draining), first)
+      hub.attach(client, openEventStream(reply, streams.draining), first)
     },
   )
 }

@@ -66,7 +66,7 @@ export const ordersPlugin = fp(
   },
   {
     name: 'orders',
-    dependencies: ['problem-handler', 'upstream', 'redis', 'catalog', 'auth'],
+    dependencies: ['metrics', 'problem-handler', 'upstream', 'redis', 'catalog', 'auth'],
     decorators: { fastify: ['clock', 'metrics', 'stores', 'tokenGuard', 'sessions'] },
   },
 )

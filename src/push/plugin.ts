@@ -92,7 +92,7 @@ export const pushPlugin = fp(
   },
   {
     name: 'push',
-    dependencies: ['redis', 'orders', 'watch', 'deliveries'],
+    dependencies: ['metrics', 'redis', 'upstream', 'orders', 'watch', 'deliveries'],
     decorators: {
       fastify: ['clock', 'metrics', 'stores', 'orderReader', 'orderEvents', 'orderWatch', 'deliveries'],
     },

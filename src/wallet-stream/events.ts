@@ -3,8 +3,8 @@
 // `orders:status-update` a change of one of the user's orders, shaped as the status stream's update.
 import { z } from 'zod'
 import { builtOn, documented } from '../edge/wire-types.js'
-import { eventTag } from '../stream/event-tag.js'
-import { STATUS_EVENT, statusUpdateEvent } from '../stream/events.js'
+import { eventTag } from '../sse/event-tag.js'
+import { STATUS_EVENT, statusUpdateEvent } from '../status-stream/events.js'
 import { historyItemSchema, MAX_PAGE_SIZE, orderSchema } from '../upstream/schemas.js'
 import type { OrderEvent } from '../watch/order-event.js'
 

@@ -2,13 +2,13 @@
 // log (log.ts) while it has streams, and on each wake-up reads the entries after the oldest one its
 // streams have, so every stream gets each entry once, in the log's order, whichever instance appended
 // it. A stream ends when its session does: at the moment the session lapses (a timer of its own), or
-// at the first heartbeat after a logout on any instance. Its streams are streams like the others
-// (stream/clients.ts): the same limits, heartbeat, ends and shutdown.
+// at the first heartbeat after a logout on any instance. Its streams are held in the SSE registry
+// (sse/registry.ts) with the others: the same limits, heartbeat, ends and shutdown.
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
-import type { StreamClient, StreamClients, StreamGroup, StreamSource } from '../stream/clients.js'
-import { commentFrame, eventFrame } from '../stream/frames.js'
+import type { SseRegistry, StreamClient, StreamGroup, StreamSource } from '../sse/registry.js'
+import { commentFrame, eventFrame } from '../sse/frames.js'
 import { isAfter, type LoggedEntry, type WalletLog } from './log.js'
 
 /** What a wallet stream needs of its session: the auth capability answers it. */
@@ -33,7 +33,7 @@ export interface WalletClient extends StreamClient {
 export interface WalletHubOptions {
   clock: Clock
   log: FastifyBaseLogger
-  streams: StreamClients
+  streams: SseRegistry
   events: WalletLog
 }
 
@@ -70,14 +70,6 @@ export class WalletHub implements StreamSource {
     opts.streams.register(this)
   }
 
-  admit(ip: string, session: StreamSession): WalletClient {
-    return this.opts.streams.admit(ip, 'wallet', { session, lastId: '0-0', live: false, lapse: undefined })
-  }
-
-  release(client: WalletClient): void {
-    this.opts.streams.release(client)
-  }
-
   get logAvailable(): boolean {
     return this.opts.events.available
   }
@@ -90,10 +82,6 @@ export class WalletHub implements StreamSource {
   /** The entries after a reconnect's Last-Event-ID, or undefined when it cannot be resumed from. */
   since(client: WalletClient, lastEventId: string): Promise<LoggedEntry[] | undefined> {
     return this.opts.events.since(client.session.user, lastEventId)
-  }
-
-  get draining(): boolean {
-    return this.opts.streams.draining
   }
 
   /** Joins the client to its user's group, which listens to the user's log before this resolves. */

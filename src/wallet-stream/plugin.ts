@@ -1,7 +1,7 @@
 // The wallet stream capability (docs/stream.md): every order event of a signed-in user, appended to
 // that user's log (in Redis when configured, shared by every instance), and the route that streams it.
-// Its streams are held with the others (`app.streamClients`), so it comes after the stream capability,
-// and it reads the order events the watch publishes, so after the watch.
+// Its streams are held in the SSE registry (`app.sseRegistry`) with the others, and it reads the order
+// events the watch publishes, so it comes after the watch.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { walletEntryOf } from './events.js'
@@ -30,7 +30,8 @@ export const walletStreamPlugin = fp(
       redis: (link, prefix) =>
         new RedisWalletLog(link, { clock, retainMs: opts.retainMs, prefix, log: app.log }),
     })
-    const hub = new WalletHub({ clock, log: app.log, streams: app.streamClients, events })
+    const streams = app.sseRegistry
+    const hub = new WalletHub({ clock, log: app.log, streams, events })
     app.decorate('walletHub', hub)
     let appended = 0
     app.orderEvents.subscribe(async (event) => {
@@ -39,7 +40,7 @@ export const walletStreamPlugin = fp(
       await events.append(event.userId, event.id, walletEntryOf(event))
       appended++
     })
-    app.metrics.read(() => ({ open: app.streamClients.openOf('wallet'), appended }), {
+    app.metrics.read(() => ({ open: streams.openOf('wallet'), appended }), {
       gateway_wallet_streams_open: { kind: 'gauge', help: 'Client wallet streams open', pick: (s) => s.open },
       gateway_wallet_events_total: {
         kind: 'counter',
@@ -48,11 +49,11 @@ export const walletStreamPlugin = fp(
       },
     })
     app.addHook('onClose', () => events.close())
-    await app.register(walletStreamRoute, { prefix: opts.apiPrefix, hub })
+    await app.register(walletStreamRoute, { prefix: opts.apiPrefix, hub, streams })
   },
   {
     name: 'wallet-stream',
-    dependencies: ['client-ip', 'upstream', 'auth', 'redis', 'stream', 'watch'],
-    decorators: { fastify: ['clock', 'stores', 'sessions', 'streamClients', 'orderEvents', 'orderWatch'] },
+    dependencies: ['client-ip', 'metrics', 'upstream', 'auth', 'redis', 'sse', 'watch'],
+    decorators: { fastify: ['clock', 'stores', 'sessions', 'sseRegistry', 'orderEvents', 'orderWatch'] },
   },
 )

@@ -1,8 +1,9 @@
 // GET <prefix>/v1/orders/stream: every order of the signed-in user on one stream (docs/stream.md).
 // Everything that can fail is decided before the first byte: the session (401, SESSION_EXPIRED), the
 // stream limits (429, 503), the snapshot's history read; then the response is taken over from Fastify
-// and handed to the hub. A reconnect whose Last-Event-ID the user's log still holds gets the entries
-// it missed instead of a snapshot.
+// and handed to the hub; the stream's place is taken in the SSE registry and given back there. A
+// reconnect whose Last-Event-ID the user's log still holds gets the entries it missed instead of a
+// snapshot.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -11,8 +12,9 @@ import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { GatewayError } from '../errors.js'
 import { historyQuery, readHistory } from '../orders/history-route.js'
 import { problems } from '../problems.js'
-import { openEventStream } from '../stream/response.js'
-import { eventFrame } from '../stream/frames.js'
+import { eventFrame } from '../sse/frames.js'
+import type { SseRegistry } from '../sse/registry.js'
+import { openEventStream } from '../sse/response.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import {
   ORDER_CREATED_EVENT,
@@ -29,8 +31,11 @@ const DEFAULT_LIMIT = 20
 
 const streamQuery = historyQuery.pick({ limit: true })
 
-export async function walletStreamRoute(app: FastifyInstance, opts: { hub: WalletHub }) {
-  const { hub } = opts
+export async function walletStreamRoute(
+  app: FastifyInstance,
+  opts: { hub: WalletHub; streams: SseRegistry },
+) {
+  const { hub, streams } = opts
   const { sessions } = app
 
   /** The snapshot: the first page of the user's history; its orders still moving are watched. */
@@ -105,10 +110,15 @@ export async function walletStreamRoute(app: FastifyInstance, opts: { hub: Walle
       if (read.state === 'none') throw problems.signInRequired()
       if (read.state === 'lapsed') throw await sessions.expired(request)
       const { session } = read
-      const client = hub.admit(clientIpOf(request), {
-        user: session.userId ?? session.address,
-        lapsesAt: sessions.lapsesAt(session),
-        stillOpen: () => sessions.stillOpen(session),
+      const client: WalletClient = streams.admit(clientIpOf(request), 'wallet', {
+        session: {
+          user: session.userId ?? session.address,
+          lapsesAt: sessions.lapsesAt(session),
+          stillOpen: () => sessions.stillOpen(session),
+        },
+        lastId: '0-0',
+        live: false,
+        lapse: undefined,
       })
       let opening: { frame: Buffer; lastId: string }
       try {
@@ -118,10 +128,10 @@ export async function walletStreamRoute(app: FastifyInstance, opts: { hub: Walle
           (await missed(client, Array.isArray(header) ? header[0] : header)) ??
           (await fresh(request, client, session.accessToken, request.query.limit ?? DEFAULT_LIMIT))
       } catch (err) {
-        hub.release(client)
+        streams.release(client)
         throw err
       }
-      hub.attach(client, openEventStream(reply, hub.draining), opening.frame, opening.lastId)
+      hub.attach(client, openEventStream(reply, streams.draining), opening.frame, opening.lastId)
     },
   )
 }

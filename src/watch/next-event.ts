@@ -1,8 +1,8 @@
 // The event a watched order owes, if any: `order.created` before anything was reported for an order
 // the gateway created, then `order.status_changed` for each status further along than the last one
 // reported. Ids are deterministic (`<uuid>.created`, `<uuid>.<STATUS>`), the same from every instance.
-import { rankOf } from '../stream/feed.js'
-import type { OrderRead } from '../stream/feed.js'
+import { rankOf } from '../status-stream/feed.js'
+import type { OrderRead } from '../status-stream/feed.js'
 import type { OrderStatus } from '../upstream/schemas.js'
 import type { OrderEvent } from './order-event.js'
 import type { Origin } from './store.js'

@@ -48,7 +48,7 @@ export const watchPlugin = fp(
     const watch = new OrderWatcher({
       store,
       events,
-      follow: (orderId, read, member) => app.streamHub.follow(orderId, read, member),
+      follow: (orderId, read, member) => app.statusHub.follow(orderId, read, member),
       read: (orderId) =>
         app.orderReader.read(app.upstreamContextFor(`watch-${orderId.slice(0, 8)}`, log), orderId),
       clock: app.clock,
@@ -67,7 +67,7 @@ export const watchPlugin = fp(
   },
   {
     name: 'watch',
-    dependencies: ['redis', 'metrics', 'upstream', 'orders', 'stream'],
+    dependencies: ['redis', 'metrics', 'upstream', 'orders', 'status-stream'],
     decorators: {
       fastify: [
         'clock',
@@ -75,7 +75,7 @@ export const watchPlugin = fp(
         'metrics',
         'orderReader',
         'orderCreations',
-        'streamHub',
+        'statusHub',
         'upstreamContextFor',
       ],
     },

@@ -64,7 +64,7 @@ export const webhooksPlugin = fp(
   },
   {
     name: 'webhooks',
-    dependencies: ['deliveries', 'watch', 'metrics-server', 'redis'],
+    dependencies: ['metrics', 'deliveries', 'watch', 'metrics-server', 'redis'],
     decorators: { fastify: ['deliveries', 'orderEvents', 'internalRoutes', 'metrics', 'clock'] },
   },
 )

@@ -1,9 +1,9 @@
 // The gateway's sources point down only: a module imports from its own layer or the ones below it,
 // never from above (docs/development.md, "Layout"). The run-time wiring follows the same list: a plugin
-// declares (fastify-plugin's `dependencies`) only plugins of its own layer or below, and buildApp
-// registers the plugins in the list's order. The sandbox (a stand-in for the upstream) and the demo
-// page's browser code stand apart: the sandbox reaches the gateway only for the type of its
-// development entry.
+// declares (fastify-plugin's `dependencies`) only plugins of its own layer or below, every decorator
+// it reads at run time comes from a plugin it declares, and buildApp registers the plugins in the
+// list's order. The sandbox (a stand-in for the upstream) and the demo page's browser code stand
+// apart: the sandbox reaches the gateway only for the type of its development entry.
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import t from 'tap'
@@ -20,8 +20,8 @@ const LAYERS: string[][] = [
   ['contracts'],
   ['catalog', 'auth'],
   ['orders'],
-  ['stream'],
-  ['live-quote'],
+  ['sse'],
+  ['status-stream', 'live-quote'],
   ['watch'],
   ['webhooks', 'push', 'wallet-stream'],
   ['ops', 'docs', 'demo'],
@@ -47,11 +47,32 @@ function layerOf(file: string): number {
   return index
 }
 
-/** Relative imports, static and dynamic, as files under src/. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(SRC, file), 'utf8')
-  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!)
-  return specs.map((spec) => relative(SRC, resolve(SRC, dirname(file), spec)).replace(/\.js$/, '.ts'))
+/** A module's text with its comments blanked out, so that prose naming code is not read as code. */
+function codeOf(file: string): string {
+  return readFileSync(join(SRC, file), 'utf8').replace(
+    /('(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g,
+    (match, string: string | undefined) => string ?? match.replace(/[^\n]/g, ' '),
+  )
+}
+
+const IMPORT =
+  /\b(?:import|export)\s+(type\s+)?([\w$*\s{},]*?)\s*from\s*'(\.{1,2}\/[^']+)'|\bimport\s*\(?\s*'(\.{1,2}\/[^']+)'/g
+
+/** Relative imports, static and dynamic, as files under src/; `runtime` false when only types are named. */
+function importsOf(file: string): Array<{ target: string; runtime: boolean }> {
+  return [...codeOf(file).matchAll(IMPORT)].map((m) => {
+    const names = (m[2] ?? '')
+      .replace(/[{}]/g, '')
+      .split(',')
+      .map((name) => name.trim())
+    const typesOnly =
+      m[1] !== undefined || (m[2]?.includes('{') === true && names.every((n) => /^type\s|^$/.test(n)))
+    const spec = m[3] ?? m[4]!
+    return {
+      target: relative(SRC, resolve(SRC, dirname(file), spec)).replace(/\.js$/, '.ts'),
+      runtime: !typesOnly,
+    }
+  })
 }
 
 const files = sources(SRC)
@@ -60,7 +81,7 @@ t.test('every module of the gateway imports only from its own layer or below', a
   const upward: string[] = []
   let edges = 0
   for (const file of files.filter((f) => !apart(f))) {
-    for (const target of importsOf(file)) {
+    for (const { target } of importsOf(file)) {
       edges++
       if (apart(target)) upward.push(`src/${file} → src/${target} (set apart)`)
       else if (layerOf(target) > layerOf(file)) upward.push(`src/${file} → src/${target}`)
@@ -73,7 +94,7 @@ t.test('every module of the gateway imports only from its own layer or below', a
 t.test('the sandbox reaches the gateway only for the type of its development entry', async (t) => {
   const outside = files
     .filter((f) => f.startsWith('sandbox/'))
-    .flatMap((file) => importsOf(file).map((target) => ({ file, target })))
+    .flatMap((file) => importsOf(file).map(({ target }) => ({ file, target })))
     .filter(({ target }) => !target.startsWith('sandbox/'))
     .map(({ file, target }) => `src/${file} → src/${target}`)
   t.same(outside, ['src/sandbox/start.ts → src/dev/upstream.ts'])
@@ -121,6 +142,100 @@ t.test('every plugin needs at run time only plugins of its own layer or below', 
   }
   t.ok(plugins.length > 20 && edges > 40, `${plugins.length} plugins, ${edges} declared dependencies read`)
   t.same(upward, [], 'no plugin needs one from a higher layer')
+})
+
+type Plugin = Awaited<ReturnType<typeof pluginsOfSrc>>[number]
+
+/** What buildApp decorates itself, before any plugin. */
+const BUILD_APP = 'buildApp'
+
+/** Each decorator of the instance (`app.X`) and of requests (`request.X`): the plugin that adds it. */
+function decoratorOwners(plugins: Plugin[]): { instance: Map<string, string>; request: Map<string, string> } {
+  const owners = { instance: new Map<string, string>(), request: new Map<string, string>() }
+  for (const file of files.filter((f) => !apart(f))) {
+    for (const m of codeOf(file).matchAll(/\.decorate(Request)?\(\s*'(\w+)'/g)) {
+      const defined = plugins.filter((p) => p.file === file).map((p) => p.name)
+      if (file !== 'app.ts' && defined.length !== 1)
+        throw new Error(`src/${file} decorates ${m[2]} but defines ${defined.length} plugins: whose is it?`)
+      ;(m[1] ? owners.request : owners.instance).set(m[2]!, defined[0] ?? BUILD_APP)
+    }
+  }
+  return owners
+}
+
+/**
+ * The decorators a module reads: `app.X` (or `fastify.X`, `instance.X`), `const { X } = app`,
+ * `request.server.X` and `request.X`, where X is a decorator.
+ */
+function decoratorsReadIn(file: string, owners: ReturnType<typeof decoratorOwners>): string[] {
+  const code = codeOf(file)
+  const instance = [
+    ...[...code.matchAll(/\b(?:app|fastify|instance|(?:request|req)\.server)\.(\w+)/g)].map((m) => m[1]!),
+    ...[...code.matchAll(/\bconst\s*\{([^}]*)\}\s*=\s*(?:app|fastify|instance)(?![\w$.])/g)].flatMap((m) =>
+      m[1]!.split(',').map((member) => member.split(':')[0]!.trim()),
+    ),
+  ].filter((name) => owners.instance.has(name))
+  const request = [...code.matchAll(/\b(?:request|req)\.(\w+)/g)]
+    .map((m) => m[1]!)
+    .filter((name) => owners.request.has(name))
+    .map((name) => `request.${name}`)
+  return [...new Set([...instance.map((name) => `app.${name}`), ...request])]
+}
+
+/**
+ * What a plugin reads at run time: what its own module reads, and what every module it reaches by
+ * run-time imports reads, up to (not into) modules that define plugins of their own, whose reads are
+ * theirs. A module holding several plugins charges its reads to each.
+ */
+function runTimeReads(plugin: Plugin, plugins: Plugin[], owners: ReturnType<typeof decoratorOwners>) {
+  const pluginFiles = new Set(plugins.map((p) => p.file))
+  const seen = new Set([plugin.file])
+  const queue = [plugin.file]
+  const reads: Array<{ decorator: string; file: string }> = []
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const decorator of decoratorsReadIn(file, owners)) reads.push({ decorator, file })
+    for (const { target, runtime } of importsOf(file)) {
+      if (!runtime || seen.has(target) || pluginFiles.has(target) || apart(target)) continue
+      seen.add(target)
+      queue.push(target)
+    }
+  }
+  return reads
+}
+
+/** Each decorator read by a plugin that neither adds it nor declares the plugin (or buildApp) that does. */
+function undeclaredReads(plugins: Plugin[]): { undeclared: string[]; reads: number } {
+  const owners = decoratorOwners(plugins)
+  const undeclared: string[] = []
+  let reads = 0
+  for (const plugin of plugins) {
+    for (const { decorator, file } of runTimeReads(plugin, plugins, owners)) {
+      reads++
+      const [kind, name] = decorator.split('.') as ['app' | 'request', string]
+      const owner = (kind === 'app' ? owners.instance : owners.request).get(name)!
+      if (owner === BUILD_APP || owner === plugin.name || plugin.dependencies.includes(owner)) continue
+      undeclared.push(
+        `${plugin.name} reads ${decorator} (src/${file}), added by ${owner}, not in its dependencies`,
+      )
+    }
+  }
+  return { undeclared, reads }
+}
+
+t.test('every decorator a plugin reads at run time is added by a plugin it declares', async (t) => {
+  const { undeclared, reads } = undeclaredReads(await pluginsOfSrc())
+  t.ok(reads > 80, `${reads} decorator reads found`)
+  t.same(undeclared, [], 'fastify-plugin `dependencies` name what each plugin uses, so the layers see it')
+})
+
+t.test('the check sees a decorator read whose plugin is not declared', async (t) => {
+  const plugins = (await pluginsOfSrc()).map((p) =>
+    p.name === 'status-stream' ? { ...p, dependencies: p.dependencies.filter((d) => d !== 'orders') } : p,
+  )
+  t.same(undeclaredReads(plugins).undeclared, [
+    'status-stream reads app.orderReader (src/status-stream/plugin.ts), added by orders, not in its dependencies',
+    'status-stream reads app.orderReader (src/status-stream/route.ts), added by orders, not in its dependencies',
+  ])
 })
 
 /** What registers before its layer and why: it must see every route registered after it. */

@@ -9,7 +9,7 @@ import { liveQuotePlugin } from '../../src/live-quote/plugin.js'
 import { health } from '../../src/ops/health.js'
 import { ordersPlugin } from '../../src/orders/plugin.js'
 import { redisPlugin } from '../../src/redis/plugin.js'
-import { streamPlugin } from '../../src/stream/plugin.js'
+import { statusStreamPlugin } from '../../src/status-stream/plugin.js'
 import { upstreamPlugin } from '../../src/upstream/plugin.js'
 
 const site = { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' }
@@ -30,19 +30,7 @@ const cases = [
   ['catalog', () => catalogPlugin, { apiPrefix: '/api', ttlMs: 1, maxStaleMs: 0 }],
   ['auth', () => authPlugin, { ...site, sessionSecrets: ['s'.repeat(32)], expiryMarginMs: 0 }],
   ['orders', () => ordersPlugin, { ...site, claimTtlMs: 1 }],
-  [
-    'stream',
-    () => streamPlugin,
-    {
-      apiPrefix: '/api',
-      heartbeatMs: 1,
-      maxPerIp: 1,
-      maxTotal: 1,
-      retryMs: 1,
-      drainSpreadMs: 0,
-      shutdownTimeoutMs: 1,
-    },
-  ],
+  ['status-stream', () => statusStreamPlugin, { apiPrefix: '/api' }],
   ['live-quote', () => liveQuotePlugin, { ...site, refreshMs: 1, maxSilenceMs: 1, maxMs: 1 }],
   ['health', () => health, {}],
 ] as const

@@ -49,7 +49,7 @@ const statusEvent = (order: OrderEvent['order'], orderId: string): OrderEvent =>
 serve(
   async (message) => {
     if (message.type === 'measure')
-      return { type: 'memory', ...settledMemory(), stats: app.streamHub.stats() }
+      return { type: 'memory', ...settledMemory(), stats: app.statusHub.stats() }
     if (message.type === 'cpu') return { type: 'cpu', ...process.cpuUsage() }
     if (message.type === 'follow') {
       const uuids = message.uuids as string[]

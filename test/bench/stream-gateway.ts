@@ -19,7 +19,7 @@ serve(
       return {
         type: 'memory',
         ...settledMemory(),
-        stats: app.streamHub.stats(),
+        stats: app.statusHub.stats(),
         quotes: app.quoteHub.stats(),
       }
     // The wallet benchmark: order events published here as the watch publishes them.

@@ -5,7 +5,7 @@ import t, { type Test } from 'tap'
 import type { FollowHandlers, GatewayProblem, Order, Snapshot, StatusUpdate } from 'swap-gateway-client'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody } from '../helpers/picks.js'
-import { subscribed } from '../stream/setup.js'
+import { subscribed } from '../status-stream/setup.js'
 import { clientGateway } from './setup.js'
 
 const HOUR = 60 * 60_000

@@ -14,7 +14,7 @@ t.test('defaults follow the documented configuration', async (t) => {
     observability: { port: 9091 },
     upstream: { url: undefined, timeoutMs: 10_000, readinessWindowMs: 600_000 },
     catalog: { ttlMs: 300_000, maxStaleMs: 86_400_000 },
-    streams: { heartbeatMs: 15_000, maxPerIp: 20, maxTotal: 10_000, retryMs: 5_000, drainSpreadMs: 5_000 },
+    sse: { heartbeatMs: 15_000, maxPerIp: 20, maxTotal: 10_000, retryMs: 5_000, drainSpreadMs: 5_000 },
     auth: { sessionSecretGenerated: true },
     tracing: undefined,
   })

@@ -7,7 +7,7 @@ import { MAX_URL_LENGTH } from '../../src/edge/url-limits.js'
 import { startGateway } from '../helpers/gateway.js'
 import { assertProblem } from '../helpers/problem.js'
 import { heartbeats, readRaw } from '../helpers/sse.js'
-import { streamGateway } from '../stream/setup.js'
+import { streamGateway } from '../status-stream/setup.js'
 import { type RawAnswer, rawConnection, rawExchange } from './raw-http.js'
 
 const UUID = '0b6c6f1e-6f0a-4d7c-9a57-1c3f1e2d4b5a'

@@ -21,7 +21,7 @@ async function listen(handler: (res: ServerResponse) => void) {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
 }
 
-t.test('stream/response.ts: Node keeps a sent response head in `_header`, as one string', async (t) => {
+t.test('sse/response.ts: Node keeps a sent response head in `_header`, as one string', async (t) => {
   let head: unknown
   const { server, url } = await listen((res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })

@@ -31,7 +31,7 @@ t.test('live quote and status streams count against the same SSE_MAX_PER_IP', as
   ])
   assertProblem(t, await answer(gw.streamUrl(gw.params()), alice), 'RATE_LIMITED')
   assertProblem(t, await answer(statusUrl, alice), 'RATE_LIMITED')
-  t.equal(gw.app.streamHub.stats().openStreams, 1, 'status streams counted apart')
+  t.equal(gw.app.statusHub.stats().openStreams, 1, 'status streams counted apart')
   t.equal(gw.app.quoteHub.stats().openStreams, 2, 'live quotes counted apart')
   w2.close()
   await eventually('a free place', () => gw.app.quoteHub.stats().openStreams === 1)

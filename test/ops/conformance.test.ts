@@ -14,7 +14,7 @@ import { orderBody } from '../helpers/picks.js'
 import { signedBody } from '../helpers/sign-in.js'
 import { events, readRaw } from '../helpers/sse.js'
 import { roomyLimits } from '../helpers/limits.js'
-import { subscribed } from '../stream/setup.js'
+import { subscribed } from '../status-stream/setup.js'
 
 // Some hundred requests, a few of them retried upstream failures.
 t.setTimeout(240_000)
@@ -346,7 +346,7 @@ t.test('the status stream', async (t) => {
     })
   ).json()) as { uuid: string }
   t.equal((await ask(t, 'followOrder', { params: { uuid } })).status, 200, 'the snapshot')
-  const sent = () => gw.app.streamHub.stats().eventsSent
+  const sent = () => gw.app.statusHub.stats().eventsSent
   const before = sent()
   const following = ask(t, 'followOrder', { params: { uuid } }, 3)
   // Each transition once the stream has what came before it: its snapshot, then the deposit.

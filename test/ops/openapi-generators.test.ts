@@ -10,7 +10,7 @@ import t, { type Test } from 'tap'
 import ts from 'typescript'
 import { clientGateway } from '../client/setup.js'
 import { orderBody } from '../helpers/picks.js'
-import { subscribed } from '../stream/setup.js'
+import { subscribed } from '../status-stream/setup.js'
 
 // Generating and compiling take a while on two cores.
 t.setTimeout(180_000)

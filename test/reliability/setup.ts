@@ -53,7 +53,7 @@ export async function reliableGateway(t: Test, setup: ReliabilitySetup = {}) {
     deps: {
       clock,
       upstreamTuning: { breakerThreshold: 1_000_000 },
-      streamTuning: { reopenBaseMs: 50, reopenCapMs: 200, pollMs: 100 },
+      statusStreamTuning: { reopenBaseMs: 50, reopenCapMs: 200, pollMs: 100 },
       catalogTuning: { retryBaseMs: 50, retryCapMs: 200 },
     },
   })

@@ -86,7 +86,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
       SSE_DRAIN_SPREAD_MS: '0',
       RATE_LIMITS: roomyLimits(10_000_000),
     }),
-    { logStream: logs, streamTuning: { pollMs: 500, reopenBaseMs: 50 } },
+    { logStream: logs, statusStreamTuning: { pollMs: 500, reopenBaseMs: 50 } },
   )
   const base = await app.listen({ host: '127.0.0.1', port: 0 })
   const p = picks(control.tokens())

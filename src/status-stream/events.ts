@@ -2,8 +2,8 @@
 // `orders:status-update` the upstream's update plus the order re-read after it.
 import { z } from 'zod'
 import { builtOn } from '../edge/wire-types.js'
+import { eventTag } from '../sse/event-tag.js'
 import { orderSchema, statusUpdateSchema } from '../upstream/schemas.js'
-import { eventTag } from './event-tag.js'
 
 export const SNAPSHOT_EVENT = 'snapshot'
 export const STATUS_EVENT = 'orders:status-update'

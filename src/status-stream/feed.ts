@@ -7,11 +7,11 @@ import type { EventSourceMessage } from 'eventsource-parser'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { OrderReader } from '../orders/read.js'
+import { eventFrame } from '../sse/frames.js'
+import type { StreamClient, StreamGroup } from '../sse/registry.js'
 import { type OrderStatus, statusUpdateSchema, TERMINAL_STATUSES } from '../upstream/schemas.js'
-import type { StreamClient, StreamGroup } from './clients.js'
 import { eventId } from './event-ids.js'
 import { STATUS_EVENT } from './events.js'
-import { eventFrame } from './frames.js'
 import { type SubscriptionDeps, type SubscriptionTuning, UpstreamSubscription } from './subscription.js'
 
 export type OrderRead = Awaited<ReturnType<OrderReader['read']>>

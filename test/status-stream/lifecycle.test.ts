@@ -74,7 +74,7 @@ t.test(
     )
     t.equal(f.opens, 1, 'it never reopened')
     t.equal(f.errors.at(-1)?.code, 204, 'the reconnect was answered 204')
-    t.equal(gw.app.streamHub.stats().upstreamSubscriptions, 0, 'the subscription closed with the order')
+    t.equal(gw.app.statusHub.stats().upstreamSubscriptions, 0, 'the subscription closed with the order')
     t.equal(gw.control.openStreams(uuid), 0)
   },
 )
@@ -160,7 +160,7 @@ t.test('a connection that carried an ended stream serves the next request (keep-
       req.on('error', reject)
     })
   const streamed = get(`/api/orders/${uuid}/status-stream`)
-  await eventually('both followers attached', () => gw.app.streamHub.stats().openStreams === 2)
+  await eventually('both followers attached', () => gw.app.statusHub.stats().openStreams === 2)
   gw.control.fail(uuid)
   const first = await streamed
   t.match(first.body, /event: snapshot[\s\S]*event: orders:status-update[\s\S]*"status":"ERROR"/)

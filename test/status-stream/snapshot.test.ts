@@ -21,7 +21,7 @@ t.test(
     )
     const id = Number(snapshot?.id)
     t.ok(id >= before && id <= Date.now(), 'id: the read moment in ms')
-    t.equal(gw.app.streamHub.stats().openStreams, 1)
+    t.equal(gw.app.statusHub.stats().openStreams, 1)
   },
 )
 
@@ -69,7 +69,7 @@ t.test('an unknown order is ORDER_NOT_FOUND, and no upstream stream is opened fo
     'ORDER_NOT_FOUND',
   )
   t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0)
-  t.same(gw.app.streamHub.stats(), {
+  t.same(gw.app.statusHub.stats(), {
     openStreams: 0,
     upstreamSubscriptions: 0,
     polling: 0,
@@ -89,7 +89,7 @@ t.test('an upstream that cannot be reached is a problem document, not a stream',
     { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() },
     'UPSTREAM_ERROR',
   )
-  t.equal(gw.app.streamHub.stats().openStreams, 0)
+  t.equal(gw.app.statusHub.stats().openStreams, 0)
 })
 
 t.test('HEAD opens no stream', async (t) => {
@@ -97,6 +97,6 @@ t.test('HEAD opens no stream', async (t) => {
   const uuid = await gw.newOrder()
   const res = await fetch(gw.streamUrl(uuid), { method: 'HEAD' })
   t.equal(res.status, 404)
-  t.equal(gw.app.streamHub.stats().openStreams, 0)
+  t.equal(gw.app.statusHub.stats().openStreams, 0)
   t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0)
 })

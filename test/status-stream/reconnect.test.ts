@@ -16,7 +16,7 @@ t.test(
     const uuid = await gw.newOrder()
     const f = gw.follow(uuid)
     await f.until('the snapshot', () => f.events.length === 1)
-    await eventually('several idle closes survived', () => gw.app.streamHub.stats().reconnects >= 3)
+    await eventually('several idle closes survived', () => gw.app.statusHub.stats().reconnects >= 3)
     t.equal(f.opens, 1, 'the client never noticed')
 
     gw.control.deposit(uuid)
@@ -46,7 +46,7 @@ t.test(
     })
     t.equal(last?.data.updatedAt, new Date(Number(last?.id.replace(/\.end$/, ''))).toISOString())
     t.equal(f.errors.at(-1)?.code, 204, 'and the browser stopped')
-    t.equal(gw.app.streamHub.stats().upstreamSubscriptions, 0)
+    t.equal(gw.app.statusHub.stats().upstreamSubscriptions, 0)
   },
 )
 
@@ -71,19 +71,19 @@ t.test(
   'while the upstream stream cannot be opened, the order is polled; once it can, polling stops',
   async (t) => {
     const { gw, uuid, f } = await streamDown(t, 50)
-    await eventually('polling', () => gw.app.streamHub.stats().polls >= 3)
-    t.equal(gw.app.streamHub.stats().polling, 1, 'one order on the polling fallback')
+    await eventually('polling', () => gw.app.statusHub.stats().polls >= 3)
+    t.equal(gw.app.statusHub.stats().polling, 1, 'one order on the polling fallback')
     gw.control.deposit(uuid)
     await f.until('the deposit, found by polling', () => f.of(STATUS_EVENT).length === 1)
     t.equal(f.of(STATUS_EVENT)[0]?.data.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
     t.equal(f.of(STATUS_EVENT)[0]?.data.order?.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
 
     gw.control.clearFaults()
-    await eventually('the stream reopened', () => gw.app.streamHub.stats().polling === 0)
-    const polls = gw.app.streamHub.stats().polls
+    await eventually('the stream reopened', () => gw.app.statusHub.stats().polling === 0)
+    const polls = gw.app.statusHub.stats().polls
     gw.control.confirm(uuid)
     await f.until('the confirmation', () => f.of(STATUS_EVENT).length === 2)
-    t.equal(gw.app.streamHub.stats().polls, polls, 'polling stopped')
+    t.equal(gw.app.statusHub.stats().polls, polls, 'polling stopped')
     t.equal(f.opens, 1, 'the client stayed connected throughout')
   },
 )
@@ -100,7 +100,7 @@ t.test('a transition after the upstream stream is back arrives as the upstream e
   gw.control.confirm(uuid)
   await f.until('the confirmation', () => f.of(STATUS_EVENT).length === 2)
   t.ok(upstreamStamped(f.of(STATUS_EVENT)[1]?.id ?? ''), 'streamed again: the upstream event itself')
-  t.equal(gw.app.streamHub.stats().polls, 1)
+  t.equal(gw.app.statusHub.stats().polls, 1)
   t.equal(f.opens, 1, 'the client stayed connected throughout')
 })
 

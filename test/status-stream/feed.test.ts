@@ -7,9 +7,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import t from 'tap'
 import { systemClock } from '../../src/clock.js'
-import { type FeedHost, OrderFeed, type OrderRead, type StatusClient } from '../../src/stream/feed.js'
-import { DEFAULT_STREAM_TUNING } from '../../src/stream/hub.js'
-import type { StreamResponse } from '../../src/stream/subscription.js'
+import { type FeedHost, OrderFeed, type OrderRead, type StatusClient } from '../../src/status-stream/feed.js'
+import { DEFAULT_SUBSCRIPTION_TUNING, type StreamResponse } from '../../src/status-stream/subscription.js'
 import type { Order, OrderStatus } from '../../src/upstream/schemas.js'
 
 const UUID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f'
@@ -44,7 +43,7 @@ function scripted(reads: Array<() => Promise<OrderRead>>) {
   })
   const host: FeedHost = {
     clock: systemClock,
-    tuning: { ...DEFAULT_STREAM_TUNING, pollMs: 60_000 },
+    tuning: { ...DEFAULT_SUBSCRIPTION_TUNING, pollMs: 60_000 },
     random: () => 0.5,
     log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
     read: async () => {

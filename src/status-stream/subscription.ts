@@ -24,6 +24,15 @@ export interface SubscriptionTuning {
   maxEventBytes: number
 }
 
+export const DEFAULT_SUBSCRIPTION_TUNING: SubscriptionTuning = {
+  reopenBaseMs: 250,
+  reopenCapMs: 30_000,
+  stableMs: 1_000,
+  pollMs: 5_000,
+  upstreamIdleMs: 70_000,
+  maxEventBytes: 1024 * 1024,
+}
+
 export interface SubscriptionHandlers {
   /** The stream is open (again): the feed catches up on what it may have missed meanwhile. */
   opened(): void

@@ -19,7 +19,7 @@ t.test(
 
     t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 1, 'the sandbox saw one stream request')
     t.equal(gw.control.openStreams(uuid), 1)
-    t.match(gw.app.streamHub.stats(), { openStreams: 100, upstreamSubscriptions: 1 })
+    t.match(gw.app.statusHub.stats(), { openStreams: 100, upstreamSubscriptions: 1 })
 
     gw.control.deposit(uuid)
     await Promise.all(followers.map((f) => f.until('the deposit', () => f.of(STATUS_EVENT).length === 1)))
@@ -29,9 +29,9 @@ t.test(
     for (const f of followers) f.close()
     await eventually(
       'every stream and the subscription gone',
-      () => gw.app.streamHub.stats().openStreams === 0,
+      () => gw.app.statusHub.stats().openStreams === 0,
     )
-    t.match(gw.app.streamHub.stats(), { openStreams: 0, upstreamSubscriptions: 0 })
+    t.match(gw.app.statusHub.stats(), { openStreams: 0, upstreamSubscriptions: 0 })
     await eventually('the sandbox sees the subscription closed', () => gw.control.openStreams(uuid) === 0)
     await eventually('no timer left behind', () => resources('Timeout') <= timersBefore)
   },
@@ -43,7 +43,7 @@ t.test('each order has its own subscription; leaving one order leaves the other 
   const fa = gw.follow(a)
   const fb = gw.follow(b)
   await Promise.all([subscribed(gw.control, a), subscribed(gw.control, b)])
-  t.equal(gw.app.streamHub.stats().upstreamSubscriptions, 2)
+  t.equal(gw.app.statusHub.stats().upstreamSubscriptions, 2)
   fa.close()
   await eventually('a unsubscribed', () => gw.control.openStreams(a) === 0)
   t.equal(gw.control.openStreams(b), 1)
@@ -62,7 +62,7 @@ t.test('a client that leaves while its order is being read leaves nothing behind
   abort.abort()
   t.type(await pending, Error)
   await new Promise((resolve) => setTimeout(resolve, 500))
-  t.same(gw.app.streamHub.stats(), {
+  t.same(gw.app.statusHub.stats(), {
     openStreams: 0,
     upstreamSubscriptions: 0,
     polling: 0,

@@ -1,8 +1,9 @@
-// Every open Server-Sent Events stream of this process, whatever it follows (an order's status, a
-// live quote, a wallet's orders): the stream limits per client IP and in total (both kinds count against the same
-// limits), one heartbeat timer for all, the drop of a client that stops reading, ends done in batches,
-// and at shutdown every stream ended at its own moment of the drain window. What a stream carries is
-// its hub's business (stream/hub.ts, live-quote/hub.ts); each hub is a source of groups of clients.
+// The SSE stream registry: every open Server-Sent Events stream of this process, whatever it follows
+// (an order's status, a live quote, a wallet's orders). Routes admit and release their streams here,
+// under the stream limits per client IP and in total (every kind counts against the same limits); it
+// owns one heartbeat timer for all, the drop of a client that stops reading, ends done in batches, and
+// at shutdown every stream ended at its own moment of the drain window. What a stream carries is its
+// hub's business (status-stream/, live-quote/, wallet-stream/); each hub is a source of groups.
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
@@ -37,7 +38,7 @@ export interface StreamSource {
   close(): void
 }
 
-export interface StreamClientsOptions {
+export interface SseRegistryOptions {
   clock: Clock
   log: FastifyBaseLogger
   heartbeatMs: number
@@ -57,7 +58,7 @@ const GOODBYE = commentFrame('server shutting down; reconnect')
 /** Streams ended per turn of the event loop. */
 const END_BATCH = 100
 
-export class StreamClients {
+export class SseRegistry {
   private readonly perIp = new Map<string, number>()
   /** Admitted streams, including those still preparing their first event: what the limits count. */
   private admitted = 0
@@ -69,7 +70,7 @@ export class StreamClients {
   /** Streams whose last frame is sent, waiting to be ended. */
   private readonly ending: StreamClient[] = []
 
-  constructor(private readonly opts: StreamClientsOptions) {
+  constructor(private readonly opts: SseRegistryOptions) {
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs)
     this.heartbeat.unref()
   }

@@ -2,7 +2,7 @@
 // shutdown ends them at different moments across the drain window, all before the deadline.
 import t from 'tap'
 import { readRaw } from '../helpers/sse.js'
-import { streamGateway } from './setup.js'
+import { streamGateway } from '../status-stream/setup.js'
 
 const STREAMS = 60
 

@@ -1,25 +1,28 @@
 // GET <prefix>/orders/:uuid/status-stream (docs/stream.md). Everything that can fail is decided
 // before the first byte: the uuid (400), the stream limits (429, 503), the order itself (404); then
-// the response is taken over from Fastify and handed to the hub.
+// the response is taken over from Fastify and handed to the hub. The stream's place is taken in the
+// SSE registry and given back there.
 import { clientIpOf } from '../edge/client-ip.js'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { UPSTREAM_FAILURES } from '../edge/route-answers.js'
 import { orderParams } from '../orders/schemas.js'
+import type { SseRegistry } from '../sse/registry.js'
+import { openEventStream } from '../sse/response.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
 import { deliveredEnd } from './event-ids.js'
 import { SNAPSHOT_EVENT, STATUS_EVENT, snapshotEvent, statusUpdateEvent } from './events.js'
 import type { OrderRead } from './feed.js'
 import type { StatusHub } from './hub.js'
-import { openEventStream } from './response.js'
 
-export interface StreamRouteOptions {
+export interface StatusStreamRouteOptions {
   hub: StatusHub
+  streams: SseRegistry
 }
 
-export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions) {
-  const { hub } = opts
+export async function statusStreamRoute(app: FastifyInstance, opts: StatusStreamRouteOptions) {
+  const { hub, streams } = opts
   app.withTypeProvider<ZodTypeProvider>().get(
     '/orders/:uuid/status-stream',
     {
@@ -55,12 +58,13 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
     },
     async (request, reply) => {
       const { uuid } = request.params
-      const client = hub.admit(clientIpOf(request))
+      // Ranked when it joins its order's feed.
+      const client = streams.admit(clientIpOf(request), 'status', { rank: -1 })
       let read: OrderRead
       try {
         read = await app.orderReader.read(request.upstreamContext(), uuid)
       } catch (err) {
-        hub.release(client)
+        streams.release(client)
         throw err
       }
       // Decided from the event id alone, so every instance answers a reconnect alike (event-ids.ts).
@@ -69,13 +73,13 @@ export async function streamRoute(app: FastifyInstance, opts: StreamRouteOptions
       const terminal = TERMINAL_STATUSES.has(read.body.status)
       if (terminal && lastEventId !== undefined && deliveredEnd(lastEventId)) {
         // It has the end: 204 is what makes EventSource stop for good.
-        hub.release(client)
+        streams.release(client)
         return reply.code(204).header('cache-control', 'no-store').send()
       }
       hub.attach(
         client,
         uuid,
-        openEventStream(reply, hub.draining),
+        openEventStream(reply, streams.draining),
         read,
         terminal && lastEventId !== undefined,
       )

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { heartbeats, readRaw } from '../helpers/sse.js'
-import { streamGateway } from './setup.js'
+import { streamGateway } from '../status-stream/setup.js'
 
 t.test(
   'a quiet stream carries a heartbeat comment every SSE_HEARTBEAT_MS, which EventSource ignores',

@@ -1,8 +1,8 @@
-// The status streams' metrics: client streams, the upstream subscriptions behind them, and what they did.
+// The order status streams' metrics: client streams, the upstream subscriptions behind them, and what they did.
 import type { Metrics } from '../observability/metrics.js'
 import type { StatusHub } from './hub.js'
 
-export function streamMetrics(metrics: Metrics, hub: StatusHub): void {
+export function statusStreamMetrics(metrics: Metrics, hub: StatusHub): void {
   metrics.read(() => hub.stats(), {
     gateway_streams_open: { kind: 'gauge', help: 'Client status streams open', pick: (s) => s.openStreams },
     gateway_upstream_subscriptions: {

@@ -1,15 +1,16 @@
-// The status hub: every open status stream of this process, grouped by order into feeds (one
+// The status hub: every open order status stream of this process, grouped by order into feeds (one
 // upstream subscription per order, shared by all its clients). The limits, heartbeat, ends and
-// shutdown are those of every stream of the process (clients.ts).
+// shutdown are those of every SSE stream of the process (sse/registry.ts).
 import { randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { shortenIds } from '../edge/shorten-ids.js'
 import type { OrderReader } from '../orders/read.js'
+import { eventFrame } from '../sse/frames.js'
+import type { SseRegistry, StreamSource } from '../sse/registry.js'
 import type { CallContext, UpstreamClient } from '../upstream/client.js'
 import { TERMINAL_STATUSES } from '../upstream/schemas.js'
-import type { StreamClients, StreamSource } from './clients.js'
 import { SNAPSHOT_EVENT } from './events.js'
 import { eventId } from './event-ids.js'
 import {
@@ -20,23 +21,7 @@ import {
   type OrderRead,
   type StatusClient,
 } from './feed.js'
-import { eventFrame } from './frames.js'
 import type { SubscriptionTuning } from './subscription.js'
-
-export interface StreamTuning extends SubscriptionTuning {
-  /** A client that lets this much pile up unread is too slow to follow; its stream is dropped. */
-  maxBufferedBytes: number
-}
-
-export const DEFAULT_STREAM_TUNING: StreamTuning = {
-  reopenBaseMs: 250,
-  reopenCapMs: 30_000,
-  stableMs: 1_000,
-  pollMs: 5_000,
-  upstreamIdleMs: 70_000,
-  maxEventBytes: 1024 * 1024,
-  maxBufferedBytes: 256 * 1024,
-}
 
 export interface HubOptions {
   clock: Clock
@@ -45,8 +30,8 @@ export interface HubOptions {
   upstream: UpstreamClient
   /** The context of each upstream operation the hub makes on its own (re-reads, opening a stream). */
   contextFor(requestId: string, log: FastifyBaseLogger): CallContext
-  /** Every stream of the process: limits, heartbeat, ends. */
-  streams: StreamClients
+  /** Every SSE stream of the process: limits, heartbeat, ends. */
+  streams: SseRegistry
   tuning: SubscriptionTuning
   random: () => number
 }
@@ -68,21 +53,6 @@ export class StatusHub implements StreamSource {
 
   constructor(private readonly opts: HubOptions) {
     opts.streams.register(this)
-  }
-
-  /** Takes a place for a new stream, or refuses it (the stream limits, shared with live quotes). */
-  admit(ip: string): StatusClient {
-    return this.opts.streams.admit(ip, 'status', { rank: -1 })
-  }
-
-  /** Gives the place back; safe to call more than once. */
-  release(client: StatusClient): void {
-    this.opts.streams.release(client)
-  }
-
-  /** Refuses to start a stream once shutdown has begun (a read may have been in flight). */
-  get draining(): boolean {
-    return this.opts.streams.draining
   }
 
   /**

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import { readRaw } from '../helpers/sse.js'
-import { READ_ROUTE, streamGateway, subscribed } from './setup.js'
+import { READ_ROUTE, streamGateway, subscribed } from '../status-stream/setup.js'
 
 const within = <T>(ms: number, what: string, p: Promise<T>) =>
   Promise.race([
@@ -26,7 +26,7 @@ t.test(
       t.match(text, /^retry: \d+\nevent: snapshot\n.*\n: server shutting down; reconnect\n\n$/s)
     }
     await f.until('the browser notices and tries to reconnect', () => f.errors.length > 0)
-    t.match(gw.app.streamHub.stats(), { openStreams: 0, upstreamSubscriptions: 0 })
+    t.match(gw.app.statusHub.stats(), { openStreams: 0, upstreamSubscriptions: 0 })
     await eventually('the sandbox sees no subscription', () => gw.control.openStreams() === 0)
   },
 )

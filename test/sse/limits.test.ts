@@ -1,7 +1,7 @@
 import t from 'tap'
 import { assertProblem } from '../helpers/problem.js'
 import { eventually } from '../helpers/eventually.js'
-import { streamGateway } from './setup.js'
+import { streamGateway } from '../status-stream/setup.js'
 
 async function refused(url: string, headers: Record<string, string>) {
   const res = await fetch(url, { headers })
@@ -27,7 +27,7 @@ t.test(
     await bob.until('bob is served', () => bob.events.length === 1)
 
     first.close()
-    await eventually('alice has a free place', () => gw.app.streamHub.stats().openStreams === 2)
+    await eventually('alice has a free place', () => gw.app.statusHub.stats().openStreams === 2)
     const third = gw.follow(uuid, alice)
     await third.until('served again', () => third.events.length === 1)
   },
@@ -41,7 +41,7 @@ t.test('over SSE_MAX_TOTAL the gateway answers 503 SERVICE_UNAVAILABLE', async (
   const res = await refused(gw.streamUrl(uuid), {})
   assertProblem(t, res, 'SERVICE_UNAVAILABLE')
   t.ok(res.headers['retry-after'])
-  t.equal(gw.app.streamHub.stats().openStreams, 3)
+  t.equal(gw.app.statusHub.stats().openStreams, 3)
 })
 
 t.test('refused and failed streams give their place back', async (t) => {

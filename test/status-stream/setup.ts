@@ -2,7 +2,7 @@
 // Followers are closed before the gateway and the sandbox, so none reconnects during teardown.
 import type { Test } from 'tap'
 import type { SandboxControl, SandboxOptions } from '../../src/sandbox/app.js'
-import type { StreamTuning } from '../../src/stream/plugin.js'
+import type { SubscriptionTuning } from '../../src/status-stream/plugin.js'
 import type { UpstreamTuning } from '../../src/upstream/client.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
@@ -15,7 +15,7 @@ export const READ_ROUTE = 'GET /v1/orders/:uuid'
 export interface StreamSetup {
   env?: Record<string, string>
   sandbox?: SandboxOptions
-  tuning?: Partial<StreamTuning>
+  tuning?: Partial<SubscriptionTuning>
   random?: () => number
   upstreamTuning?: Partial<UpstreamTuning>
 }
@@ -37,7 +37,7 @@ export async function streamGateway(t: Test, setup: StreamSetup = {}) {
     // Browsers would wait about 5 s before reconnecting, and a shutdown would take 5 s; tests need not.
     env: { RATE_LIMITS, SSE_RETRY_MS: '100', SSE_DRAIN_SPREAD_MS: '0', ...setup.env },
     sandbox: setup.sandbox,
-    deps: { streamTuning: setup.tuning, upstreamTuning: setup.upstreamTuning, random: setup.random },
+    deps: { statusStreamTuning: setup.tuning, upstreamTuning: setup.upstreamTuning, random: setup.random },
   })
   return {
     ...gw,
