@@ -1,6 +1,8 @@
-// One channel's worker: every `pollMs` it claims the due deliveries (queue heads only, so one order's
-// events reach a target in order), sends them, and records each result. Nothing waits on it: the
-// loop's timer is unref'd, and `stop` ends it and waits for the attempts in flight.
+// One channel's worker: it claims the due deliveries (queue heads only, so one order's events reach a
+// target in order), sends them, and records each result. It looks when it starts, every `pollMs`, and
+// again as soon as an attempt settles or a look came back full, up to `maxInFlight` attempts at once:
+// throughput follows the receivers, not the poll. Nothing waits on it: the loop's timer is unref'd,
+// and `stop` ends it and waits for the attempts in flight.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import {
@@ -29,9 +31,11 @@ export interface DeliveryTuning {
   pollMs: number
   /** Deliveries claimed per look at most. */
   batch: number
+  /** Attempts of this instance in flight at most: slow receivers cannot hold an unbounded number. */
+  maxInFlight: number
 }
 
-export const DEFAULT_TUNING: DeliveryTuning = { pollMs: 1_000, batch: 32 }
+export const DEFAULT_TUNING: DeliveryTuning = { pollMs: 1_000, batch: 32, maxInFlight: 256 }
 const DEFAULT_LEASE_MS = 60_000
 
 export interface WorkerDeps {
@@ -44,6 +48,8 @@ export interface WorkerDeps {
 export class ChannelWorker implements DeliveryChannel {
   private timer: NodeJS.Timeout | undefined
   private looking = false
+  /** Something settled during a look: look once more when it ends. */
+  private again = false
   private readonly inFlight = new Set<Promise<void>>()
   private latest: ChannelStats = { pending: 0, oldestPendingAt: undefined }
 
@@ -70,7 +76,8 @@ export class ChannelWorker implements DeliveryChannel {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.look(), this.deps.tuning.pollMs).unref()
+    this.timer = setInterval(() => void this.look(true), this.deps.tuning.pollMs).unref()
+    void this.look(true)
   }
 
   async stop(): Promise<void> {
@@ -79,17 +86,35 @@ export class ChannelWorker implements DeliveryChannel {
     await Promise.allSettled([...this.inFlight])
   }
 
-  private async look() {
-    if (this.looking || this.timer === undefined) return
+  /** `polled`: a look of the timer, which also refreshes the figures `stats` gives. */
+  private async look(polled = false) {
+    if (this.timer === undefined) return
+    if (this.looking) {
+      this.again = true
+      return
+    }
     this.looking = true
     try {
-      const now = this.deps.clock.now()
-      const leaseUntil = now + (this.options.leaseMs ?? DEFAULT_LEASE_MS)
-      for (const record of await this.store.claim(now, leaseUntil, this.deps.tuning.batch)) {
-        const attempt = this.attempt(record).finally(() => this.inFlight.delete(attempt))
-        this.inFlight.add(attempt)
-      }
-      this.latest = await this.store.stats()
+      const { batch, maxInFlight } = this.deps.tuning
+      let full: boolean
+      do {
+        this.again = false
+        const limit = Math.min(batch, maxInFlight - this.inFlight.size)
+        if (limit <= 0) break
+        const now = this.deps.clock.now()
+        const leaseUntil = now + (this.options.leaseMs ?? DEFAULT_LEASE_MS)
+        const claimed = await this.store.claim(now, leaseUntil, limit)
+        for (const record of claimed) {
+          const attempt = this.attempt(record).finally(() => {
+            this.inFlight.delete(attempt)
+            // The order's next event may be due now, and a place is free.
+            void this.look()
+          })
+          this.inFlight.add(attempt)
+        }
+        full = claimed.length === limit
+      } while ((full || this.again) && this.timer !== undefined)
+      if (polled) this.latest = await this.store.stats()
     } catch (err) {
       this.deps.log.warn({ err, channel: this.options.name }, 'deliveries could not be read; trying again')
     } finally {

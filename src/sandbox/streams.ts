@@ -24,7 +24,9 @@ function formatStatusEvent(uuid: string, status: OrderStatus, at: number): strin
 }
 
 export class OrderStreams {
-  private readonly open = new Set<OpenStream>()
+  /** By order, so an event costs the order's streams, not every stream the sandbox holds. */
+  private readonly open = new Map<string, Set<OpenStream>>()
+  private total = 0
 
   constructor(private readonly idleCloseMs: number) {}
 
@@ -37,17 +39,18 @@ export class OrderStreams {
     })
     res.write('\n')
     const stream: OpenStream = { uuid, res, idle: this.idleTimer(res) }
-    this.open.add(stream)
+    const mine = this.open.get(uuid) ?? new Set()
+    this.open.set(uuid, mine.add(stream))
+    this.total++
     res.on('close', () => {
       clearTimeout(stream.idle)
-      this.open.delete(stream)
+      this.forget(stream)
     })
   }
 
   publish(uuid: string, status: OrderStatus, at: number): void {
     const frame = formatStatusEvent(uuid, status, at)
-    for (const stream of this.open) {
-      if (stream.uuid !== uuid) continue
+    for (const stream of this.open.get(uuid) ?? []) {
       clearTimeout(stream.idle)
       stream.res.write(frame)
       stream.idle = this.idleTimer(stream.res)
@@ -55,22 +58,27 @@ export class OrderStreams {
   }
 
   count(uuid?: string): number {
-    let n = 0
-    for (const stream of this.open) if (uuid === undefined || stream.uuid === uuid) n++
-    return n
+    return uuid === undefined ? this.total : (this.open.get(uuid)?.size ?? 0)
   }
 
   /** Ends streams from the server side, as the upstream does when it resets; returns how many. */
   close(uuid?: string): number {
+    const streams = uuid === undefined ? [...this.open.values()] : [this.open.get(uuid) ?? []]
     let closed = 0
-    for (const stream of [...this.open]) {
-      if (uuid !== undefined && stream.uuid !== uuid) continue
+    for (const stream of streams.flatMap((mine) => [...mine])) {
       clearTimeout(stream.idle)
-      this.open.delete(stream)
+      this.forget(stream)
       stream.res.end()
       closed++
     }
     return closed
+  }
+
+  private forget(stream: OpenStream): void {
+    const mine = this.open.get(stream.uuid)
+    if (!mine?.delete(stream)) return
+    this.total--
+    if (mine.size === 0) this.open.delete(stream.uuid)
   }
 
   private idleTimer(res: ServerResponse): NodeJS.Timeout {

@@ -48,7 +48,8 @@ export interface FeedHost {
   random: () => number
   log: FastifyBaseLogger
   read(uuid: string): Promise<OrderRead>
-  openUpstream: (uuid: string, signal: AbortSignal) => ReturnType<SubscriptionDeps['open']>
+  /** `urgent`: a client reads the stream, so its opening goes before the watch's. */
+  openUpstream: (uuid: string, signal: AbortSignal, urgent: boolean) => ReturnType<SubscriptionDeps['open']>
   deliver(client: StatusClient, frame: Buffer): void
   /** Sends one client its last event and ends its stream. */
   finish(client: StatusClient, last: Buffer): void
@@ -67,6 +68,7 @@ export class OrderFeed implements StreamGroup {
   private current: Buffer | undefined
   private work: Promise<void> = Promise.resolve()
   private ended = false
+  private started = false
   private readonly subscription: UpstreamSubscription
   private readonly log: FastifyBaseLogger
 
@@ -79,7 +81,7 @@ export class OrderFeed implements StreamGroup {
     this.log = host.log
     this.subscription = new UpstreamSubscription(
       {
-        open: (signal) => host.openUpstream(uuid, signal),
+        open: (signal) => host.openUpstream(uuid, signal, this.clients.size > 0),
         clock: host.clock,
         tuning: host.tuning,
         random: host.random,
@@ -95,6 +97,12 @@ export class OrderFeed implements StreamGroup {
         reopening: () => host.counted('reconnects'),
       },
     )
+  }
+
+  /** The subscription starts with the first member, so its opening knows whether a client waits. */
+  private start(): void {
+    if (this.started) return
+    this.started = true
     this.subscription.start()
   }
 
@@ -102,6 +110,7 @@ export class OrderFeed implements StreamGroup {
     client.group = this
     client.rank = rankOf(read.body.status)
     this.clients.add(client)
+    this.start()
     if (client.rank < this.rank) {
       client.rank = this.rank
       this.host.deliver(client, this.currentFrame())
@@ -117,6 +126,7 @@ export class OrderFeed implements StreamGroup {
   /** A watcher that knows the order as `read` found it; told at once when the feed is further along. */
   watch(watcher: FeedWatcher, read: OrderRead): void {
     this.watchers.add(watcher)
+    this.start()
     const latest = this.latest.body.status
     if (rankOf(read.body.status) < rankOf(latest)) watcher.moved(latest, this.latest)
   }

@@ -134,8 +134,8 @@ export class StatusHub implements StreamSource {
       random: this.opts.random,
       log,
       read: (id) => reader.read(context(), id),
-      openUpstream: (id, signal) =>
-        upstream.openStream(context(), `/orders/${encodeURIComponent(id)}/status-stream`, signal),
+      openUpstream: (id, signal, urgent) =>
+        upstream.openStream(context, `/orders/${encodeURIComponent(id)}/status-stream`, signal, urgent),
       deliver: (client, frame) => streams.deliver(client, frame),
       finish: (client, last) => streams.finish(client, last),
       ended: (feed) => {

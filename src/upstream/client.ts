@@ -91,6 +91,7 @@ export class UpstreamClient {
       answered: () => {
         this.lastAnswerAt = clock.now()
       },
+      maxOpening: tuning.maxOpeningStreams,
     })
   }
 
@@ -156,9 +157,9 @@ export class UpstreamClient {
     return result
   }
 
-  /** Opens the upstream status stream. The caller owns the body and must destroy it. */
-  openStream(ctx: CallContext, path: string, signal: AbortSignal) {
-    return this.streams.open(ctx, path, signal)
+  /** Opens the upstream status stream (stream-pool.ts). The caller owns the body and must destroy it. */
+  openStream(context: () => CallContext, path: string, signal: AbortSignal, urgent: boolean) {
+    return this.streams.open(context, path, signal, urgent)
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,8 @@ export interface UpstreamTuning {
   breakerThreshold: number
   breakerOpenMs: number
   connections: number
+  /** Status streams being opened (connect + answer head) at once at most; the rest wait their turn. */
+  maxOpeningStreams: number
   maxBodyBytes: number
   /** How often an instance reads the shared cool-down from Redis. */
   coolDownPollMs: number
@@ -24,6 +26,7 @@ export const DEFAULT_TUNING: UpstreamTuning = {
   breakerThreshold: 5,
   breakerOpenMs: 5_000,
   connections: 128,
+  maxOpeningStreams: 16,
   maxBodyBytes: 16 * 1024 * 1024,
   coolDownPollMs: 250,
 }

@@ -1,6 +1,7 @@
 // The delivery machinery in memory mode (no REDIS_URL), driven through a channel whose sender is a
 // script: idempotent enqueue, per-(target, order) order, the schedule, and failure at its end.
 import t, { type Test } from 'tap'
+import type { DeliveryTuning } from '../../src/deliveries/channel.js'
 import type { AttemptOutcome, Delivery, DeliveryRequest } from '../../src/deliveries/types.js'
 import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
@@ -18,10 +19,16 @@ const request = (
   payload: `{"id":"${eventId}"}`,
 })
 
-async function channelWith(t: Test, answer: (d: Delivery) => AttemptOutcome, scheduleMs = [1_000, 2_000]) {
+/** A channel whose worker starts once the returned app is made ready. */
+async function unreadyChannel(
+  t: Test,
+  answer: (d: Delivery) => AttemptOutcome,
+  scheduleMs = [1_000, 2_000],
+  tuning: Partial<DeliveryTuning> = { pollMs: 5 },
+) {
   const clock = fakeClock()
   const sent: Delivery[] = []
-  const app = await buildUnready(t, { clock, random: () => 0.5, deliveryTuning: { pollMs: 5 } })
+  const app = await buildUnready(t, { clock, random: () => 0.5, deliveryTuning: tuning })
   const channel = app.deliveries.channel({
     name: 'webhook',
     scheduleMs,
@@ -30,8 +37,13 @@ async function channelWith(t: Test, answer: (d: Delivery) => AttemptOutcome, sch
       return answer(d)
     },
   })
-  await app.ready()
   return { app, clock, channel, sent }
+}
+
+async function channelWith(t: Test, answer: (d: Delivery) => AttemptOutcome, scheduleMs?: number[]) {
+  const made = await unreadyChannel(t, answer, scheduleMs)
+  await made.app.ready()
+  return made
 }
 
 t.test('an event enqueued twice for one target is sent once', async (t) => {
@@ -92,4 +104,27 @@ t.test('after the last delay the delivery has failed, is listed, and a retry sen
   t.equal(await channel.retry('o.created', 'https://a.example/hook'), true)
   await eventually('the hand-made retry', () => sent.length === 3)
   await eventually('nothing left', async () => (await channel.list('failed')).length === 0)
+})
+
+t.test('a backlog goes out as fast as the receiver answers, not a batch per poll', async (t) => {
+  // One look at start, then one an hour, 4 per claim: only looking again as attempts settle (each
+  // settled event makes its order's next one due) can send all of these.
+  const delivered = () => ({ kind: 'delivered', answer: 'HTTP 204' }) as const
+  const { app, channel, sent } = await unreadyChannel(t, delivered, undefined, {
+    pollMs: 3_600_000,
+    batch: 4,
+  })
+  const orders = Array.from({ length: 10 }, (_, i) => `order-${i}`)
+  for (const step of ['created', 'PROCESSING', 'COMPLETED']) {
+    for (const order of orders) await channel.enqueue(request(`${order}.${step}`, order))
+  }
+  await app.ready()
+  await eventually('all 30 delivered with the clock standing still', () => sent.length === 30)
+  for (const order of orders) {
+    t.same(
+      sent.filter((d) => d.orderId === order).map((d) => d.eventId),
+      [`${order}.created`, `${order}.PROCESSING`, `${order}.COMPLETED`],
+      `${order}'s events in order`,
+    )
+  }
 })

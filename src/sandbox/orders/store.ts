@@ -1,6 +1,7 @@
 // Orders of one sandbox instance and their lifecycle. Every status change goes through
 // `transition`, which stamps the time and reports it once, so each transition yields exactly one
-// stream event. Expiry is applied lazily on reads, on a timer, and when the clock is advanced.
+// stream event. Expiry is applied lazily on reads, on a timer, and when the clock is advanced; the
+// unfunded orders wait in a heap by timeout, so it costs what is due, not the number of orders.
 import { randomUUID } from 'node:crypto'
 import { mintAddress, mintTxHash } from '../addresses/mint.js'
 import type { Catalog } from '../catalog/catalog.js'
@@ -12,6 +13,7 @@ import { priceQuote } from '../pricing/quote.js'
 import { toDecimals } from '../pricing/rounding.js'
 import { tradePath } from '../pricing/trade-path.js'
 import type { CreatedOrder, OrderStatus } from '../resources.js'
+import { DueQueue } from './due-queue.js'
 
 const ORDER_TIMEOUT_MS = 30 * 60 * 1000
 
@@ -39,6 +41,7 @@ const TERMINAL: readonly OrderStatus[] = ['COMPLETED', 'ERROR', 'TIMED_OUT']
 
 export class OrderStore {
   private readonly byUuid = new Map<string, CreatedOrder>()
+  private readonly expiries = new DueQueue()
   private nextId = 1
 
   constructor(
@@ -76,6 +79,7 @@ export class OrderStore {
       walletAddress: mintAddress(this.catalog.chainSpec(input.deposit.token.blockchainId).format),
     }
     this.byUuid.set(order.uuid, order)
+    this.expiries.add(order, Date.parse(order.timeout))
     this.events.created?.(order)
     return order
   }
@@ -92,15 +96,13 @@ export class OrderStore {
 
   /** Moves every unfunded order whose timeout has passed to TIMED_OUT; returns how many. */
   expireDue(): number {
-    const now = this.clock.now()
-    let expired = 0
-    for (const order of this.byUuid.values()) {
-      if (order.status === 'AWAITING_USER_DEPOSIT' && Date.parse(order.timeout) <= now) {
-        this.transition(order, 'TIMED_OUT')
-        expired++
-      }
-    }
-    return expired
+    // Funded or expired since they were queued: nothing to do. The rest in creation order (their ids).
+    const due = this.expiries
+      .takeDue(this.clock.now())
+      .filter((order) => order.status === 'AWAITING_USER_DEPOSIT')
+      .sort((a, b) => a.id - b.id)
+    for (const order of due) this.transition(order, 'TIMED_OUT')
+    return due.length
   }
 
   deposit(uuid: string, details: DepositDetails = {}): CreatedOrder {
