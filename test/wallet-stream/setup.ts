@@ -94,7 +94,10 @@ export async function walletGateway(t: Test, setup: WalletSetup = {}) {
 }
 
 /** The order event the watch would publish for this order (created, or a move to its status now). */
-export function orderEvent(order: Order, previousStatus: string | null = null): OrderEvent {
+export function orderEvent(
+  order: Pick<Order, 'uuid' | 'status' | 'userId'>,
+  previousStatus: string | null = null,
+): OrderEvent {
   return {
     id: previousStatus === null ? `${order.uuid}.created` : `${order.uuid}.${order.status}`,
     type: previousStatus === null ? 'order.created' : 'order.status_changed',
