@@ -1,11 +1,12 @@
 // With REDIS_URL the push subscriptions are the fleet's: what one instance saved, another reads and
-// counts against WEB_PUSH_MAX_PER_ORDER; each lapses after its time; and while Redis is away a
-// subscription is refused rather than promised.
+// counts against WEB_PUSH_MAX_PER_ORDER; each lapses after its time; while Redis is away a
+// subscription is refused rather than promised, and an order event is held and pushed once it answers.
 import t from 'tap'
 import { RedisSubscriptions } from '../../src/push/redis-subscriptions.js'
 import { RETAIN_MS } from '../../src/push/subscriptions.js'
 import { KEY_SPACES } from '../../src/redis/stores.js'
 import { redisServerInstalled, startPrivateRedis } from '../ops/private-redis.js'
+import { eventually } from '../helpers/eventually.js'
 import { startPushService } from './push-service.js'
 import { pushGateway } from './setup.js'
 
@@ -51,3 +52,38 @@ t.test('while Redis is away, subscribing is 503 SERVICE_UNAVAILABLE', { skip: no
   t.equal(res.statusCode, 503)
   t.equal(res.json().code, 'SERVICE_UNAVAILABLE')
 })
+
+t.test(
+  'an event published while Redis is away is pushed once, after it answers again',
+  { skip: noRedisServer },
+  async (t) => {
+    const redis = await startPrivateRedis(t)
+    const gw = await pushGateway(t, { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '300' })
+    const push = await startPushService(t)
+    const uuid = await gw.newOrder()
+    const b = push.browser()
+    t.equal((await gw.subscribe(uuid, b.json)).statusCode, 201)
+    // Hung, not restarted: a restarted private Redis would have forgotten the subscription.
+    redis.pause()
+    await eventually('redis seen down', () => gw.app.redis?.up === false)
+    const started = Date.now()
+    const event = await gw.publish(uuid, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'AWAITING_USER_DEPOSIT')
+    t.ok(Date.now() - started < 300, 'the hand-off is taken without waiting on a Redis known down')
+    t.equal(push.to(b).length, 0, 'nothing pushed while Redis is away')
+    redis.resume()
+    await eventually('pushed after the recovery', () => push.to(b).length === 1, 10_000)
+    // The watch reports it again (its own write of the report was lost too): still one push.
+    await gw.app.orderEvents.publish(event)
+    await eventually('its outcome counted', async () =>
+      /gateway_push_sends_total\{outcome="delivered"\} 1/.test(await gw.app.metrics.registry.metrics()),
+    )
+    gw.clock.advance(60_000)
+    await gw.publish(uuid, 'PROCESSING', 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
+    await eventually('the next event pushed', () => push.to(b).length === 2)
+    t.same(
+      push.to(b).map((r) => b.decrypt(r.body).status),
+      ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING'],
+      'each once, in order',
+    )
+  },
+)
