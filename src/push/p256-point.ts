@@ -2,12 +2,12 @@
 // uncompressed point (0x04, x, y). Node's crypto takes and gives them as JWKs.
 import type { JsonWebKey } from 'node:crypto'
 
-/** The point of a JWK's x and y. */
-export const pointOfJwk = (jwk: { x?: string; y?: string }): string =>
+/** The point of an EC public JWK (its x and y, which such a JWK always has). */
+export const pointOfJwk = (jwk: JsonWebKey): string =>
   Buffer.concat([
     Buffer.from([4]),
-    Buffer.from(jwk.x ?? '', 'base64url'),
-    Buffer.from(jwk.y ?? '', 'base64url'),
+    Buffer.from(jwk.x!, 'base64url'),
+    Buffer.from(jwk.y!, 'base64url'),
   ]).toString('base64url')
 
 /** The public JWK of a point; undefined when the text is not 65 bytes starting 0x04 (on the curve or not). */

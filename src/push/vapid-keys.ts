@@ -11,7 +11,7 @@ export interface VapidKeys {
 
 const keysOf = (key: KeyObject): VapidKeys => {
   const jwk = key.export({ format: 'jwk' })
-  return { publicKey: pointOfJwk(jwk), privateKey: jwk.d ?? '' }
+  return { publicKey: pointOfJwk(jwk), privateKey: jwk.d! }
 }
 
 /** A fresh pair. */

@@ -38,4 +38,7 @@ t.test("the create route's order and each of its changes reach the user's open s
     ],
     'each change once, in order',
   )
+  const metrics = await gw.app.metrics.registry.metrics()
+  t.match(metrics, /^gateway_wallet_streams_open 1$/m)
+  t.match(metrics, /^gateway_wallet_events_total 4$/m, "the creation and three changes in the user's log")
 })
