@@ -16,8 +16,8 @@ export function pushMetrics(metrics: Metrics, store: PushSubscriptions): (outcom
       try {
         this.set(await store.count())
       } catch {
-        // Redis away: the figure is unknown, not zero.
-        this.reset()
+        // Redis away: the figure is unknown (NaN), not zero (what a reset gauge shows).
+        this.set(Number.NaN)
       }
     },
   })

@@ -76,8 +76,11 @@ export const pushPlugin = fp(
       leaseMs: 2 * SEND_TIMEOUT_MS,
       onOutcome: counted,
     })
-    const sink = new PushSink(store, channel, () => clock.now())
+    const storeUp = () => app.redis?.up ?? true
+    const sink = new PushSink({ store, channel, now: () => clock.now(), storeUp, log: app.log })
     app.orderEvents.subscribe((event) => sink.handle(event))
+    // After the deliveries' own write-back (registered first): its enqueues are kept until the next claim.
+    app.redis?.onRecovery(() => sink.handOnHeld())
     // After the channel's worker has stopped (onClose hooks run in reverse): no attempt is cut off.
     app.addHook('onClose', () => sender.close())
     await app.register(pushRoutes, {
@@ -87,7 +90,7 @@ export const pushPlugin = fp(
       rules,
       store,
       sink,
-      storeUp: () => app.redis?.up ?? true,
+      storeUp,
     })
   },
   {

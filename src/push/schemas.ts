@@ -5,24 +5,17 @@ import { z } from 'zod'
 import { bodyField, queryField } from '../edge/field-messages.js'
 import { documented, onTheWire } from '../edge/wire-types.js'
 import { orderStatus } from '../upstream/schemas.js'
+import { jwkOfPoint } from './p256-point.js'
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/
 const bytesOf = (text: string) => Buffer.from(text, 'base64url')
 
 /** A P-256 point in uncompressed form (0x04, x, y), on the curve. */
 function isP256Point(text: string): boolean {
-  const point = bytesOf(text)
-  if (point.length !== 65 || point[0] !== 4) return false
+  const jwk = jwkOfPoint(text)
+  if (!jwk) return false
   try {
-    createPublicKey({
-      format: 'jwk',
-      key: {
-        kty: 'EC',
-        crv: 'P-256',
-        x: point.subarray(1, 33).toString('base64url'),
-        y: point.subarray(33).toString('base64url'),
-      },
-    })
+    createPublicKey({ format: 'jwk', key: jwk })
     return true
   } catch {
     return false

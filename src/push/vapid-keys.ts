@@ -2,22 +2,16 @@
 // uncompressed P-256 point (what a page passes to PushManager.subscribe), the private key as the
 // base64url of its scalar (a JWK's `d`). Node's own crypto makes and checks them.
 import { createECDH, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
+import { jwkOfPoint, pointOfJwk } from './p256-point.js'
 
 export interface VapidKeys {
   publicKey: string
   privateKey: string
 }
 
-const pointOf = (jwk: { x?: string; y?: string }): string =>
-  Buffer.concat([
-    Buffer.from([4]),
-    Buffer.from(jwk.x ?? '', 'base64url'),
-    Buffer.from(jwk.y ?? '', 'base64url'),
-  ]).toString('base64url')
-
 const keysOf = (key: KeyObject): VapidKeys => {
   const jwk = key.export({ format: 'jwk' })
-  return { publicKey: pointOf(jwk), privateKey: jwk.d ?? '' }
+  return { publicKey: pointOfJwk(jwk), privateKey: jwk.d! }
 }
 
 /** A fresh pair. */
@@ -26,23 +20,14 @@ export const generateVapidKeys = (): VapidKeys =>
 
 /** The private key as a signing key, given its public key: undefined when the two are not a P-256 pair. */
 export function vapidSigningKey(keys: VapidKeys): KeyObject | undefined {
-  const point = Buffer.from(keys.publicKey, 'base64url')
-  if (point.length !== 65 || point[0] !== 4) return undefined
+  const jwk = jwkOfPoint(keys.publicKey)
+  if (!jwk) return undefined
   try {
     // The public key made from the private one: a JWK's own x and y are not checked against its d.
     const ecdh = createECDH('prime256v1')
     ecdh.setPrivateKey(Buffer.from(keys.privateKey, 'base64url'))
-    if (!ecdh.getPublicKey().equals(point)) return undefined
-    return createPrivateKey({
-      format: 'jwk',
-      key: {
-        kty: 'EC',
-        crv: 'P-256',
-        x: point.subarray(1, 33).toString('base64url'),
-        y: point.subarray(33).toString('base64url'),
-        d: keys.privateKey,
-      },
-    })
+    if (!ecdh.getPublicKey().equals(Buffer.from(keys.publicKey, 'base64url'))) return undefined
+    return createPrivateKey({ format: 'jwk', key: { ...jwk, d: keys.privateKey } })
   } catch {
     return undefined
   }

@@ -9,13 +9,12 @@ import type {
   EventSourceConstructor,
   GatewayProblem,
   MyOrdersHandlers,
-  Order,
   OrderHistoryItem,
   StatusUpdate,
 } from 'swap-gateway-client'
-import type { OrderEvent } from '../../src/watch/order-event.js'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody } from '../helpers/picks.js'
+import { orderEvent } from '../wallet-stream/setup.js'
 import { clientGateway, walletProvider } from './setup.js'
 
 /** An EventSource that sends `init.headers` on each connection, as react-native-sse does. */
@@ -42,17 +41,6 @@ function recorder() {
   return { snapshots, created, updates, problems, handlers }
 }
 
-const event = (order: Order, previousStatus: OrderEvent['previousStatus'] = null): OrderEvent => ({
-  id: `${order.uuid}.${previousStatus === null ? 'created' : order.status}`,
-  type: previousStatus === null ? 'order.created' : 'order.status_changed',
-  timestamp: new Date().toISOString(),
-  orderId: order.uuid,
-  status: order.status,
-  previousStatus,
-  userId: order.userId,
-  order: order as OrderEvent['order'],
-})
-
 t.test('the snapshot, each order created and each status change, typed', async (t) => {
   const gw = await clientGateway(t)
   const client = gw.client({ EventSource: WithHeaders })
@@ -68,12 +56,12 @@ t.test('the snapshot, each order created and each status change, typed', async (
   )
 
   const second = await client.createOrder(orderBody(gw.p))
-  await gw.app.orderEvents.publish(event(second))
+  await gw.app.orderEvents.publish(orderEvent(second))
   await eventually('the created order', () => rec.created.length === 1)
   t.equal(rec.created[0]!.uuid, second.uuid)
   t.equal(rec.created[0]!.walletAddress, second.walletAddress)
   gw.control.deposit(second.uuid)
-  await gw.app.orderEvents.publish(event(await client.getOrder(second.uuid), 'AWAITING_USER_DEPOSIT'))
+  await gw.app.orderEvents.publish(orderEvent(await client.getOrder(second.uuid), 'AWAITING_USER_DEPOSIT'))
   await eventually('the update', () => rec.updates.length === 1)
   t.match(rec.updates[0], { orderId: second.uuid, order: { uuid: second.uuid } })
   t.equal(rec.problems.length, 0)

@@ -8,6 +8,7 @@ import t from 'tap'
 import type { OrderEvent } from '../../src/watch/order-event.js'
 import { CHROMIUM, injectWallet, launchBrowser, listeningGateway } from '../helpers/browser.js'
 import { orderBody, picks } from '../helpers/picks.js'
+import { orderEvent } from '../wallet-stream/setup.js'
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts')
 /** Generous: two cores shared by the whole suite, and a browser. */
@@ -17,17 +18,6 @@ if (!CHROMIUM) t.comment('skipped: no Chromium')
 t.setTimeout(180_000)
 
 type Order = OrderEvent['order']
-
-const eventOf = (order: Order, previousStatus: OrderEvent['previousStatus'] = null): OrderEvent => ({
-  id: `${order.uuid}.${previousStatus === null ? 'created' : order.status}`,
-  type: previousStatus === null ? 'order.created' : 'order.status_changed',
-  timestamp: new Date().toISOString(),
-  orderId: order.uuid,
-  status: order.status,
-  previousStatus,
-  userId: order.userId,
-  order,
-})
 
 t.test(
   'an order created elsewhere and its status change appear without a reload',
@@ -54,13 +44,13 @@ t.test(
     t.equal(res.status, 201)
     const created = (await res.json()) as Order
     t.ok(created.userId, "the order is the user's")
-    await gw.app.orderEvents.publish(eventOf(created))
+    await gw.app.orderEvents.publish(orderEvent(created))
     const item = page.locator(`#history-list button[data-uuid="${created.uuid}"]`)
     await item.filter({ hasText: 'AWAITING_USER_DEPOSIT' }).waitFor({ timeout: STEP_MS })
 
     gw.sandbox.control.deposit(created.uuid)
     const moved = (await (await fetch(`${gw.origin}/api/v1/orders/${created.uuid}`)).json()) as Order
-    await gw.app.orderEvents.publish(eventOf(moved, 'AWAITING_USER_DEPOSIT'))
+    await gw.app.orderEvents.publish(orderEvent(moved, 'AWAITING_USER_DEPOSIT'))
     await item.locator('.state').filter({ hasText: moved.status }).waitFor({ timeout: STEP_MS })
     t.equal(await item.locator('.state').innerText(), moved.status, 'the new status, without a click')
     t.equal(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded), true, 'no reload')

@@ -97,6 +97,17 @@ const watched = async (fleet: Fleet) =>
     }),
   )
 
+/** `count` orders created through the fleet, once every one of them is watched. */
+async function createWatched(fleet: Fleet, count: number): Promise<string[]> {
+  const uuids = await createThrough(fleet, count)
+  await eventually(
+    'every order watched',
+    async () => (await watched(fleet)).reduce((a, b) => a + b) === count,
+    20_000,
+  )
+  return uuids
+}
+
 const once = (t: Test, received: Received[]) => {
   const ids = received.map((r) => r.id)
   t.same(
@@ -112,12 +123,7 @@ t.test(
   async (t) => {
     const receiver = await startReceiver(t)
     const fleet = await startFleet(t, { env: fleetEnv(receiver.url) })
-    const uuids = await createThrough(fleet, 6)
-    await eventually(
-      'every order watched',
-      async () => (await watched(fleet)).reduce((a, b) => a + b) === 6,
-      20_000,
-    )
+    const uuids = await createWatched(fleet, 6)
     const spread = await watched(fleet)
     t.ok(spread.filter((n) => n > 0).length >= 2, `the watches spread over the instances (${spread})`)
     for (const uuid of uuids) {
@@ -145,12 +151,7 @@ t.test(
   async (t) => {
     const receiver = await startReceiver(t)
     const fleet = await startFleet(t, { env: fleetEnv(receiver.url) })
-    const uuids = await createThrough(fleet, 6)
-    await eventually(
-      'every order watched',
-      async () => (await watched(fleet)).reduce((a, b) => a + b) === 6,
-      20_000,
-    )
+    const uuids = await createWatched(fleet, 6)
     const counts = await watched(fleet)
     const victim = fleet.instances[counts.indexOf(Math.max(...counts))]!
     victim.child.process.kill('SIGKILL')

@@ -36,5 +36,14 @@ t.test('a key without its pair, a mismatched pair or a bad subject stops start-u
     () => loadConfig({ WEB_PUSH_PUBLIC_KEY: a.publicKey, WEB_PUSH_PRIVATE_KEY: b.privateKey }),
     /WEB_PUSH_PRIVATE_KEY: is not the private key of WEB_PUSH_PUBLIC_KEY/,
   )
+  for (const [publicKey, privateKey] of [
+    ['not-a-point', a.privateKey],
+    [a.publicKey, 'AAAA'],
+  ])
+    t.throws(
+      () => loadConfig({ WEB_PUSH_PUBLIC_KEY: publicKey, WEB_PUSH_PRIVATE_KEY: privateKey }),
+      /WEB_PUSH_PRIVATE_KEY: is not the private key of WEB_PUSH_PUBLIC_KEY/,
+      'a public key that is no P-256 point, or a private key that is no scalar',
+    )
   t.throws(() => loadConfig({ WEB_PUSH_SUBJECT: 'ops@app.example' }), /WEB_PUSH_SUBJECT/)
 })

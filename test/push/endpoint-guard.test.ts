@@ -118,3 +118,16 @@ t.test("a push service's redirect is not followed", async (t) => {
     'nothing sent where the redirect pointed',
   )
 })
+
+t.test('in development an endpoint may name a local host: its name is looked up at each push', async (t) => {
+  // The system's resolver, as in production: localhost is a loopback address, admitted here only.
+  const gw = await pushGateway(t)
+  const push = await startPushService(t)
+  const uuid = await gw.newOrder()
+  const b = push.browser()
+  const endpoint = b.json.endpoint.replace('//127.0.0.1:', '//localhost:')
+  t.equal((await gw.subscribe(uuid, { ...b.json, endpoint })).statusCode, 201)
+  await gw.publish(uuid, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'AWAITING_USER_DEPOSIT')
+  await eventually('the push, at the address localhost names', () => push.to(b).length === 1)
+  t.equal(b.decrypt(push.to(b)[0]!.body).status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
+})

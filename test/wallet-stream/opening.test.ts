@@ -56,3 +56,21 @@ t.test('an open wallet stream gets heartbeats and retry advice', async (t) => {
   t.match(text, /^retry: \d+\n/, 'retry advice first')
   stream.close()
 })
+
+t.test('a snapshot the upstream fails to give answers its problem and keeps no stream slot', async (t) => {
+  const gw = await walletGateway(t)
+  const alice = await gw.user()
+  const open = async () =>
+    /^gateway_wallet_streams_open (\d+)$/m.exec(await gw.app.metrics.registry.metrics())?.[1]
+  gw.sandbox.control.fault('GET /v1/orders', { kind: 'error500', count: 10 })
+  const failed = await gw.app.inject({ url: '/api/v1/orders/stream', headers: alice.auth })
+  t.ok(failed.statusCode >= 500, `answered ${failed.statusCode}`)
+  t.match(failed.headers['content-type'], /^application\/problem\+json/)
+  t.equal(await open(), '0', 'the slot it took is given back')
+  gw.sandbox.control.clearFaults()
+  const stream = await gw.raw(alice.auth)
+  t.equal(stream.status, 200)
+  t.equal(events(await stream.first())[0]!.event, 'snapshot')
+  t.equal(await open(), '1')
+  stream.close()
+})

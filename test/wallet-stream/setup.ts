@@ -1,7 +1,9 @@
 // Wallet streams against a listening gateway and a fresh sandbox: users signed in as apps do (Bearer
-// session tokens), their orders created through the gateway, order events published on the gateway's
-// `orderEvents` as the watch publishes them, and the streams read raw or through an EventSource.
+// session tokens), their orders created through the gateway's create route over HTTP, order events
+// published on the gateway's `orderEvents` as the watch publishes them (or by the watch itself, with
+// `watchTuning`), and the streams read raw or through an EventSource.
 import type { Test } from 'tap'
+import type { AppDeps } from '../../src/app.js'
 import type { OrderEvent } from '../../src/watch/order-event.js'
 import { Client, PUBLIC_ORIGIN } from '../auth/client.js'
 import { fakeClock, type FakeClock } from '../helpers/clock.js'
@@ -26,6 +28,8 @@ export interface WalletSetup {
   clock?: FakeClock
   /** Another gateway's sandbox to share (a fleet: one upstream, one Redis). */
   upstreamOf?: { sandbox: { url: string } }
+  /** The watch's rounds, shortened when a test relies on the watch's own events. */
+  watchTuning?: AppDeps['watchTuning']
 }
 
 export type WalletGateway = Awaited<ReturnType<typeof walletGateway>>
@@ -42,7 +46,7 @@ export async function walletGateway(t: Test, setup: WalletSetup = {}) {
       ...(setup.upstreamOf ? { UPSTREAM_URL: setup.upstreamOf.sandbox.url } : {}),
       ...setup.env,
     },
-    deps: { clock },
+    deps: { clock, watchTuning: setup.watchTuning },
   })
   const p = picks(gw.sandbox.control.tokens())
   const streamUrl = (limit?: number) => `${gw.url}/api/v1/orders/stream${limit ? `?limit=${limit}` : ''}`
@@ -65,16 +69,18 @@ export async function walletGateway(t: Test, setup: WalletSetup = {}) {
         lapsesAt: Date.parse(verify.json.expiresAt as string),
       }
     },
-    /** An order created through the gateway, as the signed-in user (or anonymously). */
+    /** An order created through the gateway's create route, as the signed-in user (or anonymously). */
     async createOrder(token?: string): Promise<Order> {
-      const res = await gw.app.inject({
+      const res = await fetch(`${gw.url}/api/v1/orders/create`, {
         method: 'POST',
-        url: '/api/v1/orders/create',
-        payload: orderBody(p),
-        headers: token ? { authorization: `Bearer ${token}` } : {},
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(orderBody(p)),
       })
-      if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`)
-      return res.json()
+      if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`)
+      return (await res.json()) as Order
     },
     async logout(token: string) {
       const res = await gw.app.inject({
@@ -94,7 +100,10 @@ export async function walletGateway(t: Test, setup: WalletSetup = {}) {
 }
 
 /** The order event the watch would publish for this order (created, or a move to its status now). */
-export function orderEvent(order: Order, previousStatus: string | null = null): OrderEvent {
+export function orderEvent(
+  order: Pick<Order, 'uuid' | 'status' | 'userId'>,
+  previousStatus: string | null = null,
+): OrderEvent {
   return {
     id: previousStatus === null ? `${order.uuid}.created` : `${order.uuid}.${order.status}`,
     type: previousStatus === null ? 'order.created' : 'order.status_changed',

@@ -1,17 +1,24 @@
 // The operator's endpoints on the internal port: failed and pending deliveries listed, a failed one
 // sent again at once; bad input answered with problem documents; nothing of them on the public port.
-import t from 'tap'
+// The same in this process and with REDIS_URL (the deliveries then listed and re-queued in Redis).
+import t, { type Test } from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import { assertProblem } from '../helpers/problem.js'
+import { redisServerInstalled, startPrivateRedis } from '../ops/private-redis.js'
 import { attempts, newSecret, sandboxOrderEvents, startReceiver, webhookGateway } from './support.js'
 
-t.test('a failed delivery is listed and re-sent through the internal port', async (t) => {
+async function listedAndResent(t: Test, env: Record<string, string>) {
   const secret = newSecret()
   const [a, b] = [await startReceiver(t, [secret]), await startReceiver(t, [secret])]
   let healthy = false
   a.answer(() => (healthy ? { status: 200 } : { status: 500 }))
   const gw = await webhookGateway(t, {
-    env: { WEBHOOK_URLS: `${a.url},${b.url}`, WEBHOOK_SECRET: secret, WEBHOOK_RETRY_SCHEDULE_MS: '1000' },
+    env: {
+      WEBHOOK_URLS: `${a.url},${b.url}`,
+      WEBHOOK_SECRET: secret,
+      WEBHOOK_RETRY_SCHEDULE_MS: '1000',
+      ...env,
+    },
   })
   const internal = (await gw.app.metricsUrl())!.replace('/metrics', '')
   const [created] = await sandboxOrderEvents(gw)
@@ -78,4 +85,12 @@ t.test('a failed delivery is listed and re-sent through the internal port', asyn
   t.equal(publicPort.status, 404, 'not on the public port')
   const everything = JSON.stringify([pending, failed]) + gw.logs.text()
   t.notOk(everything.includes(secret.slice(6)), 'no secret in the answers or the logs')
-})
+}
+
+t.test('a failed delivery is listed and re-sent through the internal port', (t) => listedAndResent(t, {}))
+
+t.test(
+  'with REDIS_URL, a failed delivery is listed and re-sent through the internal port',
+  { skip: redisServerInstalled() ? false : 'redis-server is not installed: cannot start a private Redis' },
+  async (t) => listedAndResent(t, { REDIS_URL: (await startPrivateRedis(t)).url }),
+)
