@@ -3,6 +3,7 @@
 // upstream's TenantKeyWatch through the client, as for every call carrying the key.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { pause } from '../clock.js'
 import { swapLimitsSchema } from '../upstream/schemas.js'
 
 /** How long start-up waits for the check's answer before serving with the check still under way. */
@@ -39,14 +40,12 @@ export const tenantKeyCheck = fp(
       }
     }
     app.addHook('onReady', async () => {
-      let waited: NodeJS.Timeout | undefined
-      await Promise.race([check(), new Promise((resolve) => (waited = setTimeout(resolve, START_WAIT_MS)))])
-      clearTimeout(waited)
+      await Promise.race([check(), pause(app.clock, START_WAIT_MS)])
     })
   },
   {
     name: 'tenant-key-check',
     dependencies: ['upstream', 'catalog'],
-    decorators: { fastify: ['tenantKey', 'catalog', 'upstream', 'upstreamContextFor'] },
+    decorators: { fastify: ['clock', 'tenantKey', 'catalog', 'upstream', 'upstreamContextFor'] },
   },
 )
