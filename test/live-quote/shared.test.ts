@@ -64,7 +64,8 @@ t.test('a quiet live quote carries the heartbeat comment every SSE_HEARTBEAT_MS'
 })
 
 t.test('on shutdown live quotes end cleanly with the status streams, and their polls stop', async (t) => {
-  const clock = fakeClock({ running: true })
+  // Held still, the clock keeps every timer the polls set until someone clears it.
+  const clock = fakeClock()
   const gw = await quoteGateway(t, { clock })
   const created = await gw.app.inject({
     method: 'POST',
