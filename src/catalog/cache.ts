@@ -139,15 +139,15 @@ export class CatalogCache {
 
   /** The start-up load. Never fails: without a copy the gateway serves 503 and the timer keeps trying. */
   async start(): Promise<void> {
-    let waited: Timer | undefined
-    const { clock } = this.options
+    // On the process's timers: the start is bounded in real time, whatever a test does with the clock.
+    let waited: NodeJS.Timeout | undefined
     await Promise.race([
       this.loadNow(undefined, false).catch(() => undefined),
       new Promise<void>((resolve) => {
-        waited = clock.setTimeout(resolve, this.options.tuning.startupWaitMs)
+        waited = setTimeout(resolve, this.options.tuning.startupWaitMs)
       }),
     ])
-    clock.clearTimeout(waited)
+    clearTimeout(waited)
   }
 
   close(): void {
