@@ -5,7 +5,7 @@
 // after a failure with backoff, so the copy stays fresh and readiness recovers without traffic.
 import type { FastifyBaseLogger } from 'fastify'
 import { LRUCache } from 'lru-cache'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { problems } from '../problems.js'
 import { backoffDelay } from '../upstream/backoff.js'
@@ -60,6 +60,8 @@ export interface CatalogStats extends WorkCounters {
   refreshes: number
   refreshFailures: number
   forcedRefreshes: number
+  /** Loads under way (at most one: lru-cache shares a load in flight). */
+  loading: number
   ageMs: number
   tokens: number
 }
@@ -77,13 +79,14 @@ export class CatalogCache {
     refreshes: 0,
     refreshFailures: 0,
     forcedRefreshes: 0,
+    loading: 0,
   }
   private readonly copies: LRUCache<typeof KEY, CatalogVersion, LoadTrigger>
   private failures = 0
   /** Clock time before which a stale read does not start another load (backoff after a failure). */
   private retryAt = 0
   private lastForcedAt = Number.NEGATIVE_INFINITY
-  private timer: NodeJS.Timeout | undefined
+  private timer: Timer | undefined
   private closed = false
 
   constructor(private readonly options: CatalogCacheOptions) {
@@ -136,6 +139,7 @@ export class CatalogCache {
 
   /** The start-up load. Never fails: without a copy the gateway serves 503 and the timer keeps trying. */
   async start(): Promise<void> {
+    // On the process's timers: the start is bounded in real time, whatever a test does with the clock.
     let waited: NodeJS.Timeout | undefined
     await Promise.race([
       this.loadNow(undefined, false).catch(() => undefined),
@@ -148,7 +152,7 @@ export class CatalogCache {
 
   close(): void {
     this.closed = true
-    clearTimeout(this.timer)
+    this.options.clock.clearTimeout(this.timer)
   }
 
   /** Whether a copy has been loaded (servable or not). */
@@ -193,6 +197,7 @@ export class CatalogCache {
 
   private async load(previous: CatalogVersion | undefined, trigger: LoadTrigger): Promise<CatalogVersion> {
     const { clock, log } = this.options
+    this.counts.loading += 1
     try {
       const raw = await this.options.fetch(trigger)
       const version = await buildVersion(raw, clock.now(), this.work, previous)
@@ -209,6 +214,8 @@ export class CatalogCache {
       const code = err instanceof GatewayError ? err.code : 'INTERNAL'
       log.warn({ catalog: { failures: this.failures, code, retryInMs: delay } }, 'catalog load failed')
       throw err
+    } finally {
+      this.counts.loading -= 1
     }
   }
 
@@ -230,9 +237,10 @@ export class CatalogCache {
 
   /** One timer at a time: the next reload, whatever caused the last one. */
   private schedule(delayMs: number): void {
-    clearTimeout(this.timer)
+    const { clock } = this.options
+    clock.clearTimeout(this.timer)
     if (this.closed || delayMs > MAX_TIMER_MS) return
-    this.timer = setTimeout(() => {
+    this.timer = clock.setTimeout(() => {
       this.timer = undefined
       // allowStale: a failure here keeps the held copy and schedules the next try, and rejects no one.
       this.copies.fetch(KEY, { context: undefined, forceRefresh: true }).catch(() => undefined)

@@ -39,6 +39,7 @@ export const tenantKeyCheck = fp(
       }
     }
     app.addHook('onReady', async () => {
+      // On the process's timers: the start is bounded in real time, whatever a test does with the clock.
       let waited: NodeJS.Timeout | undefined
       await Promise.race([check(), new Promise((resolve) => (waited = setTimeout(resolve, START_WAIT_MS)))])
       clearTimeout(waited)

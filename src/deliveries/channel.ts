@@ -76,6 +76,7 @@ export class ChannelWorker implements DeliveryChannel {
   }
 
   start(): void {
+    // A wake-up on the process's timers: what is due is read from the app's clock, which tests hold still.
     this.timer = setInterval(() => void this.look(true), this.deps.tuning.pollMs).unref()
     void this.look(true)
   }

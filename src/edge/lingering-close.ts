@@ -21,6 +21,7 @@ function discardRest(req: IncomingMessage, drained: () => void) {
     settle()
     req.socket.destroy()
   }
+  // On the process's timers, not the app's clock: a bound on a real socket's life.
   const timer = setTimeout(cut, LINGER_MAX_MS)
   const onData = (chunk: Buffer) => {
     bytes += chunk.length

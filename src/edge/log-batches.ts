@@ -23,6 +23,7 @@ export class LogBatches implements DestinationStream {
     flushEveryMs = FLUSH_EVERY_MS,
   ) {
     this.out = pino.destination({ dest, sync: true })
+    // On the process's timers, not the app's clock: flushing lines out is plumbing, not behaviour.
     this.timer = setInterval(() => this.flush(), flushEveryMs).unref()
   }
 

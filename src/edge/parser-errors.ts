@@ -78,6 +78,7 @@ export function parserErrors(typeBase: string) {
     const requestId = randomUUID()
     this.log.info({ requestId, status: problem.status, code: problem.code }, 'request refused by the parser')
     socket.end(rawAnswer(problem, requestId, typeBase, this.apiSecurityHeaders ?? {}), () => socket.destroy())
+    // On the process's timers, not the app's clock: a bound on a real socket's life.
     setTimeout(() => socket.destroy(), RAW_ANSWER_GRACE_MS).unref()
   }
 }

@@ -4,7 +4,7 @@
 // `problem` event (until it changes or a quote comes back); a refresh the tenant key's quota held back
 // (call budget, the pause after a 429) sends nothing. The poll stops with its last stream.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { problems } from '../problems.js'
 import type { StreamClient, StreamGroup } from '../sse/registry.js'
@@ -51,7 +51,7 @@ export class QuotePoll implements StreamGroup {
   private state: State | undefined
   /** The refresh in flight; it resolves to the quota's refusal when one held it back. */
   private inFlight: Promise<GatewayError | undefined> | undefined
-  private timer: NodeJS.Timeout | undefined
+  private timer: Timer | undefined
   private lastStart = 0
   private lastSentAt = 0
   private closed = false
@@ -89,7 +89,7 @@ export class QuotePoll implements StreamGroup {
   close(): void {
     if (this.closed) return
     this.closed = true
-    clearTimeout(this.timer)
+    this.host.clock.clearTimeout(this.timer)
     this.timer = undefined
     this.host.ended(this)
   }
@@ -163,7 +163,7 @@ export class QuotePoll implements StreamGroup {
   private schedule(): void {
     if (this.closed || this.timer) return
     const delay = Math.max(0, this.lastStart + this.host.refreshMs - this.host.clock.now())
-    this.timer = setTimeout(() => this.tick(), delay)
+    this.timer = this.host.clock.setTimeout(() => this.tick(), delay)
   }
 
   private tick(): void {

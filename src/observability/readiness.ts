@@ -69,9 +69,9 @@ export const readinessPlugin = fp(
       logged = now
     }
     app.decorate('readiness', { add: (...more: ReadinessCheck[]) => void checks.push(...more), state })
-    const watch = setInterval(state, WATCH_EVERY_MS)
+    const watch = app.clock.setInterval(state, WATCH_EVERY_MS)
     watch.unref()
-    app.addHook('onClose', () => clearInterval(watch))
+    app.addHook('onClose', () => app.clock.clearInterval(watch))
 
     app.metrics.gauge({
       name: 'gateway_ready',
@@ -92,5 +92,5 @@ export const readinessPlugin = fp(
       },
     })
   },
-  { name: 'readiness', dependencies: ['metrics'] },
+  { name: 'readiness', dependencies: ['metrics'], decorators: { fastify: ['clock'] } },
 )

@@ -6,6 +6,7 @@
 // cut, with one line saying how much. The exit code is 0 either way: a deploy that had to cut a slow
 // client still went as planned.
 import type { FastifyInstance } from 'fastify'
+import { pause, type Timer } from '../clock.js'
 
 export interface ShutdownTimes {
   /** SHUTDOWN_READY_DELAY_MS: phase 1. */
@@ -18,11 +19,6 @@ export interface ShutdownTimes {
 const IDLE_SWEEP_MS = 100
 /** After cutting connections, how long the last clean-ups (upstream pool, Redis, log) may take. */
 const AFTER_CUT_MS = 1_000
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms)
-  })
 
 function openConnections(app: FastifyInstance): Promise<number> {
   return new Promise((resolve) => {
@@ -37,7 +33,8 @@ export async function shutDown(app: FastifyInstance, times: ShutdownTimes): Prom
     { phase: 'unready', readyDelayMs: times.readyDelayMs },
     'shutting down: /readyz answers 503 while requests are still served',
   )
-  await sleep(times.readyDelayMs)
+  const { clock } = app
+  await pause(clock, times.readyDelayMs)
 
   app.log.info(
     { phase: 'drain', timeoutMs: times.timeoutMs },
@@ -47,14 +44,15 @@ export async function shutDown(app: FastifyInstance, times: ShutdownTimes): Prom
   const closing = app.close().then(() => {
     closed = true
   })
+  // Socket plumbing, on the process's timers: idle connections are closed whatever the app's clock says.
   const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS)
-  let deadline: NodeJS.Timeout | undefined
+  let deadline: Timer | undefined
   const timedOut = new Promise<'deadline'>((resolve) => {
-    deadline = setTimeout(() => resolve('deadline'), times.timeoutMs)
+    deadline = clock.setTimeout(() => resolve('deadline'), times.timeoutMs)
   })
   const first = await Promise.race([closing.then(() => 'closed' as const), timedOut])
   clearInterval(sweep)
-  clearTimeout(deadline)
+  clock.clearTimeout(deadline)
   if (first === 'closed' || closed) return
 
   const open = await openConnections(app)
@@ -63,5 +61,6 @@ export async function shutDown(app: FastifyInstance, times: ShutdownTimes): Prom
     `shutting down: deadline reached, cutting ${open} open connection(s)`,
   )
   app.server.closeAllConnections()
-  await Promise.race([closing, sleep(AFTER_CUT_MS)])
+  // On the process's timers: the app is closed, and this bounds the clean-ups of real connections.
+  await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, AFTER_CUT_MS))])
 }

@@ -88,6 +88,7 @@ export class RedisLink {
         this.client.off('error', done)
         resolve()
       }
+      // On the process's timers: it bounds the wait for a real connection (ioredis reconnects on its own).
       const timer = setTimeout(done, this.options.connectWaitMs)
       this.client.once('ready', done)
       this.client.once('error', done)

@@ -6,7 +6,7 @@
 // hub's business (status-stream/, live-quote/, wallet-stream/); each hub is a source of groups.
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import { problems } from '../problems.js'
 import { commentFrame } from './frames.js'
 import { jitteredRetry, spreadOver } from './spread.js'
@@ -66,12 +66,12 @@ export class SseRegistry {
   private readonly sent: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
   private closing = false
   private readonly sources: StreamSource[] = []
-  private readonly heartbeat: NodeJS.Timeout
+  private readonly heartbeat: Timer
   /** Streams whose last frame is sent, waiting to be ended. */
   private readonly ending: StreamClient[] = []
 
   constructor(private readonly opts: SseRegistryOptions) {
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs)
+    this.heartbeat = opts.clock.setInterval(() => this.beat(), opts.heartbeatMs)
     this.heartbeat.unref()
   }
 
@@ -172,10 +172,10 @@ export class SseRegistry {
   async shutdown(): Promise<void> {
     this.closing = true
     const clients = this.sources.flatMap((source) => [...source.groups()].flatMap((g) => [...g.clients]))
-    await spreadOver(clients, this.opts.drainWindowMs, this.opts.random, (client) => {
+    await spreadOver(this.opts.clock, clients, this.opts.drainWindowMs, this.opts.random, (client) => {
       if (client.group) this.finish(client, GOODBYE, false)
     })
-    clearInterval(this.heartbeat)
+    this.opts.clock.clearInterval(this.heartbeat)
     for (const source of this.sources) source.close()
     // close() waits for open responses: end them all now.
     for (const client of this.ending.splice(0)) end(client)

@@ -4,7 +4,7 @@
 // The framing is parsed by eventsource-parser; what the events mean is the feed's business.
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import { backoffDelay } from '../upstream/backoff.js'
 import type { UpstreamClient } from '../upstream/client.js'
 
@@ -53,8 +53,8 @@ export interface SubscriptionDeps {
 
 export class UpstreamSubscription {
   private controller: AbortController | undefined
-  private retryTimer: NodeJS.Timeout | undefined
-  private pollTimer: NodeJS.Timeout | undefined
+  private retryTimer: Timer | undefined
+  private pollTimer: Timer | undefined
   private failures = 0
   private closed = false
   /** Clock time of the last byte received, or of the last attempt to open. */
@@ -84,8 +84,8 @@ export class UpstreamSubscription {
 
   close(): void {
     this.closed = true
-    clearTimeout(this.retryTimer)
-    clearInterval(this.pollTimer)
+    this.deps.clock.clearTimeout(this.retryTimer)
+    this.deps.clock.clearInterval(this.pollTimer)
     this.retryTimer = undefined
     this.pollTimer = undefined
     this.controller?.abort()
@@ -171,18 +171,18 @@ export class UpstreamSubscription {
     const delay =
       this.failures === 0 ? 0 : backoffDelay(this.failures - 1, reopenBaseMs, reopenCapMs, this.deps.random)
     this.handlers.reopening()
-    this.retryTimer = setTimeout(() => void this.connect(), delay)
+    this.retryTimer = this.deps.clock.setTimeout(() => void this.connect(), delay)
   }
 
   private startPolling(): void {
     if (this.pollTimer) return
     // The first poll is immediate: a transition may have happened while the stream was down.
     this.handlers.poll()
-    this.pollTimer = setInterval(() => this.handlers.poll(), this.deps.tuning.pollMs)
+    this.pollTimer = this.deps.clock.setInterval(() => this.handlers.poll(), this.deps.tuning.pollMs)
   }
 
   private stopPolling(): void {
-    clearInterval(this.pollTimer)
+    this.deps.clock.clearInterval(this.pollTimer)
     this.pollTimer = undefined
   }
 }

@@ -3,7 +3,7 @@
 // and failed for a reason worth retrying, within the one deadline of its client request. Status
 // streams have a pool of their own (stream-pool.ts).
 import { Pool } from 'undici'
-import type { Clock } from '../clock.js'
+import { type Clock, pause } from '../clock.js'
 import type { CallTrace, Tracing } from '../tracing/trace-context.js'
 import { interpretAnswer } from './answer.js'
 import { backoffDelay } from './backoff.js'
@@ -126,7 +126,7 @@ export class UpstreamClient {
         throw error
       }
       ctx.log.debug({ operation: call.operation, attempt: attempt + 1, delay }, 'retrying upstream call')
-      await new Promise((resolve) => setTimeout(resolve, delay))
+      await pause(this.options.clock, delay)
     }
   }
 

@@ -2,7 +2,7 @@
 // with the context of the caller that started it; every caller that joins keeps its own deadline (it
 // stops waiting when its time is up) and its own upstream timing, and when the shared call ran out of
 // the first caller's time, a joiner with time left asks again itself.
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import { problems } from '../problems.js'
 import type { CallContext } from './call.js'
@@ -45,20 +45,20 @@ export class Coalescer<T> {
       (value): Waited<T> => ({ value }),
       (error: unknown): Waited<T> => ({ error, ownDeadline: false }),
     )
-    let timer: NodeJS.Timeout | undefined
+    let timer: Timer | undefined
     try {
       // The shared call ends by its starter's deadline: a joiner with no earlier deadline (the usual
       // one: same time limit, later arrival) needs no timer of its own.
       if (ctx.deadline >= shared.deadline) return await outcome
       const deadline = new Promise<Waited<T>>((resolve) => {
-        timer = setTimeout(
+        timer = this.clock.setTimeout(
           () => resolve({ error: problems.upstreamTimeout(), ownDeadline: true }),
           Math.max(0, ctx.deadline - this.clock.now()),
         )
       })
       return await Promise.race([outcome, deadline])
     } finally {
-      clearTimeout(timer)
+      this.clock.clearTimeout(timer)
       if (ctx.timing) ctx.timing.ms += performance.now() - started
     }
   }

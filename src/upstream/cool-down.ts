@@ -4,7 +4,7 @@
 // 429 seen by one instance reaches the others within one poll (the only calls that can still reach
 // the limited upstream are the ones started in that gap).
 import type { Redis } from 'ioredis'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import { problems, type QuotaRefusal } from '../problems.js'
 
 export interface SharedCoolDown {
@@ -20,13 +20,14 @@ export class CoolDown {
   refused = 0
   private until = 0
   private polling = false
-  private readonly timer: NodeJS.Timeout | undefined
+  private readonly timer: Timer | undefined
 
   constructor(
     private readonly clock: Clock,
     private readonly shared?: SharedCoolDown,
   ) {
-    if (shared) this.timer = setInterval(() => this.poll(shared), shared.pollMs).unref()
+    if (shared) this.timer = clock.setInterval(() => this.poll(shared), shared.pollMs)
+    this.timer?.unref()
   }
 
   /** The answer to give instead of calling while the pause lasts; undefined when calls may go out. */
@@ -52,7 +53,7 @@ export class CoolDown {
   }
 
   close(): void {
-    clearInterval(this.timer)
+    this.clock.clearInterval(this.timer)
   }
 
   private poll(shared: SharedCoolDown) {

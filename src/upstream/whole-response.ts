@@ -3,6 +3,8 @@
 // which cost more than the rest of the call's own work; every caller here reads the body whole anyway.
 // A call can be given a hard time limit: undici's own timeouts run on a coarse shared clock (up to
 // half a second late, and restarted for the body), so they cannot keep a client request's deadline.
+// That limit stays on the process's timers, not the app's clock: it guards a real socket on every
+// call's path, where nothing is added per request.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Dispatcher } from 'undici'
 

@@ -6,7 +6,7 @@
 // (sse/registry.ts) with the others: the same limits, heartbeat, ends and shutdown.
 import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import type { SseRegistry, StreamClient, StreamGroup, StreamSource } from '../sse/registry.js'
 import { commentFrame, eventFrame } from '../sse/frames.js'
 import { isAfter, type LoggedEntry, type WalletLog } from './log.js'
@@ -27,7 +27,7 @@ export interface WalletClient extends StreamClient {
   lastId: string
   /** False until the stream's first event is sent: a wake-up before then sends it nothing. */
   live: boolean
-  lapse: NodeJS.Timeout | undefined
+  lapse: Timer | undefined
 }
 
 export interface WalletHubOptions {
@@ -51,12 +51,13 @@ class UserGroup implements StreamGroup {
 
   constructor(
     readonly user: string,
+    private readonly clock: Clock,
     private readonly left: (group: UserGroup) => void,
   ) {}
 
   leave(client: StreamClient): void {
     const wallet = client as WalletClient
-    clearTimeout(wallet.lapse)
+    this.clock.clearTimeout(wallet.lapse)
     this.clients.delete(wallet)
     client.group = undefined
     if (this.clients.size === 0) this.left(this)
@@ -89,7 +90,7 @@ export class WalletHub implements StreamSource {
     const { user } = client.session
     let group = this.users.get(user)
     if (!group) {
-      group = new UserGroup(user, (g) => this.left(g))
+      group = new UserGroup(user, this.opts.clock, (g) => this.left(g))
       this.users.set(user, group)
       group.stop = this.opts.events.listen(user, () => void this.read(group!))
     }
@@ -111,7 +112,7 @@ export class WalletHub implements StreamSource {
     client.lastId = lastId
     client.live = true
     const delay = Math.min(MAX_DELAY, Math.max(0, client.session.lapsesAt - clock.now()))
-    client.lapse = setTimeout(() => this.end(client), delay)
+    client.lapse = clock.setTimeout(() => this.end(client), delay)
     if (client.group) void this.read(client.group as UserGroup)
   }
 

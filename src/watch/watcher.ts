@@ -4,7 +4,7 @@
 // ends watches past their deadline, retries what failed (Redis or the upstream away), re-publishes
 // outbox records left behind by an instance that died, and takes unheld orders up to a fair share.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CreatedOrder } from '../orders/creations.js'
 import type { FeedWatcher, OrderRead } from '../status-stream/feed.js'
@@ -61,7 +61,7 @@ const TAKEOVER_CONCURRENCY = 32
 
 export class OrderWatcher {
   private readonly held = new Map<string, Held>()
-  private timer: NodeJS.Timeout | undefined
+  private timer: Timer | undefined
   private lastRenew = 0
   private round: Promise<void> | undefined
   private closed = false
@@ -74,7 +74,7 @@ export class OrderWatcher {
 
   start(): void {
     this.lastRenew = this.opts.clock.now()
-    this.timer = setInterval(() => this.runRound(), this.opts.tuning.scanMs)
+    this.timer = this.opts.clock.setInterval(() => this.runRound(), this.opts.tuning.scanMs)
     this.timer.unref()
     this.runRound()
   }
@@ -103,7 +103,7 @@ export class OrderWatcher {
   /** Phase 2 of the shutdown: every lease given back, so the others take the watches over at once. */
   async close(): Promise<void> {
     this.closed = true
-    clearInterval(this.timer)
+    this.opts.clock.clearInterval(this.timer)
     await this.round
     const ids = [...this.held.values()].filter((h) => h.registered).map((h) => h.orderId)
     for (const h of [...this.held.values()]) this.drop(h)

@@ -4,11 +4,14 @@
 import type { Test } from 'tap'
 import type { SandboxOptions } from '../../src/sandbox/app.js'
 import type { FakeClock } from '../helpers/clock.js'
+import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
 import { picks } from '../helpers/picks.js'
 import { type Follower, follow } from '../helpers/sse.js'
 
 export const QUOTE_ROUTE = 'GET /v1/tokens/quote'
+/** QUOTE_REFRESH_MS unless a test sets its own. */
+export const REFRESH_MS = 40
 /** The events a watcher records: quotes, and the problems of refreshes that failed. */
 const QUOTE_EVENTS = ['quote', 'problem']
 
@@ -42,7 +45,7 @@ export async function quoteGateway(t: Test, setup: QuoteSetup = {}) {
       RATE_LIMITS,
       SSE_RETRY_MS: '100',
       SSE_DRAIN_SPREAD_MS: '0',
-      QUOTE_REFRESH_MS: '40',
+      QUOTE_REFRESH_MS: String(REFRESH_MS),
       ...setup.env,
     },
     sandbox: setup.sandbox,
@@ -76,4 +79,16 @@ export async function quoteGateway(t: Test, setup: QuoteSetup = {}) {
       return w
     },
   }
+}
+
+/** Moves the clock one refresh on and waits for that refresh to be done (answered, or refused). */
+export async function nextRefresh(
+  gw: Awaited<ReturnType<typeof quoteGateway>>,
+  clock: FakeClock,
+  refreshMs = REFRESH_MS,
+): Promise<void> {
+  const settled = () => gw.app.quoteHub.stats().refreshes + gw.app.quoteHub.stats().refused
+  const before = settled()
+  clock.advance(refreshMs)
+  await eventually('the refresh', () => settled() > before)
 }

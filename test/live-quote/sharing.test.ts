@@ -1,9 +1,11 @@
 import t, { type Test } from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import type { Follower } from '../helpers/sse.js'
-import { type QuoteParams, quoteGateway } from './setup.js'
+import { fakeClock } from '../helpers/clock.js'
+import { nextRefresh, type QuoteParams, quoteGateway, REFRESH_MS } from './setup.js'
 
-const REFRESH_MS = 60
+/** The refresh interval of the tests that count calls in real time. */
+const INTERVAL_MS = 60
 
 /**
  * The quote calls the sandbox received for one set of parameters are one per interval: no more of
@@ -14,8 +16,8 @@ function onePerInterval(t: Test, at: number[], what: string) {
   const span = at[at.length - 1]! - at[0]!
   t.ok(at.length >= 4, `${what}: several refreshes (${at.length})`)
   t.ok(
-    (at.length - 1) * REFRESH_MS <= span + REFRESH_MS,
-    `${what}: ${at.length} calls in ${span} ms, at most one per ${REFRESH_MS} ms`,
+    (at.length - 1) * INTERVAL_MS <= span + INTERVAL_MS,
+    `${what}: ${at.length} calls in ${span} ms, at most one per ${INTERVAL_MS} ms`,
   )
 }
 
@@ -23,7 +25,7 @@ const opened = (watchers: Follower[]) =>
   Promise.all(watchers.map((w) => w.until('the first quote', () => w.of('quote').length >= 1)))
 
 t.test('eight clients watching one quote make one upstream call per QUOTE_REFRESH_MS', async (t) => {
-  const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: String(REFRESH_MS) } })
+  const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: String(INTERVAL_MS) } })
   const q = gw.params()
   const watchers = Array.from({ length: 8 }, () => gw.watch(q))
   await opened(watchers)
@@ -47,7 +49,7 @@ t.test('eight clients watching one quote make one upstream call per QUOTE_REFRES
 })
 
 t.test('two quotes watched by four clients each: two calls per interval, one per quote', async (t) => {
-  const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: String(REFRESH_MS) } })
+  const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: String(INTERVAL_MS) } })
   const quotes: QuoteParams[] = [gw.params(100), gw.params(250)]
   const watchers = quotes.flatMap((q) => Array.from({ length: 4 }, () => gw.watch(q)))
   await opened(watchers)
@@ -63,25 +65,29 @@ t.test('two quotes watched by four clients each: two calls per interval, one per
 })
 
 t.test('polling stops when the last watcher leaves, and not before', async (t) => {
-  const gw = await quoteGateway(t, { env: { QUOTE_REFRESH_MS: '30' } })
+  const clock = fakeClock()
+  const gw = await quoteGateway(t, { clock })
   const q = gw.params()
   const [a, b] = [gw.watch(q), gw.watch(q)]
   await opened([a, b])
   a.close()
   const before = gw.calls().length
-  await eventually('refreshes go on for the one left', () => gw.calls().length >= before + 3)
+  for (let i = 0; i < 3; i++) await nextRefresh(gw, clock)
+  t.equal(gw.calls().length, before + 3, 'refreshes go on for the one left')
   t.equal(gw.app.quoteHub.stats().polled, 1)
 
   b.close()
   await eventually('the poll stopped', () => gw.app.quoteHub.stats().polled === 0)
   await eventually('the stream closed', () => gw.app.quoteHub.stats().openStreams === 0)
   const stopped = gw.calls().length
-  // Ten intervals with nobody watching: not one call.
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  t.equal(gw.calls().length, stopped, 'no call for a quote nobody watches')
-
+  // Ten intervals with nobody watching, then a new watcher: its opening quote is the one call since.
+  clock.advance(10 * REFRESH_MS)
   const c = gw.watch(q)
   await opened([c])
-  t.ok(gw.calls().length > stopped, 'a new watcher starts the poll again')
+  t.equal(
+    gw.calls().length,
+    stopped + 1,
+    'no call for a quote nobody watches; a new watcher starts the poll again',
+  )
   t.equal(gw.app.quoteHub.stats().polled, 1)
 })

@@ -172,11 +172,12 @@ t.test(
   'an upstream 429 seen by one instance stops the other from calling until its Retry-After',
   { skip: noRedis },
   async (t) => {
+    const COOL_DOWN_POLL_MS = 20
     const clock = fakeClock()
     const { a, b } = await twoGateways(
       t,
       { REDIS_URL: sharedRedis! },
-      { clock, upstreamTuning: { coolDownPollMs: 20 } },
+      { clock, upstreamTuning: { coolDownPollMs: COOL_DOWN_POLL_MS } },
     )
     const quotes = () => a.sandbox.control.requestsTo('GET /v1/tokens/quote').length
     a.sandbox.control.fault('GET /v1/tokens/quote', {
@@ -190,10 +191,11 @@ t.test(
     t.equal(limited.headers['retry-after'], '30')
     const before = quotes()
 
-    await eventually(
-      'the other instance hears of the cool-down',
-      async () => (await scrape(b, 'gateway_upstream_cooldown_seconds')) > 0,
-    )
+    // Each look moves the clock one poll on: the other instance reads the shared pause at its polls.
+    await eventually('the other instance hears of the cool-down', async () => {
+      clock.advance(COOL_DOWN_POLL_MS)
+      return (await scrape(b, 'gateway_upstream_cooldown_seconds')) > 0
+    })
     clock.advance(10_000)
     const paused = await quote(b, 2)
     const problem = assertProblem(t, paused, 'UPSTREAM_UNAVAILABLE')

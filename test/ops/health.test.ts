@@ -3,6 +3,7 @@
 // dependencies (the upstream silent, refusing connections or failing; a key that stopped working)
 // as degraded members of a 200, in metrics, and in one log line per change.
 import t from 'tap'
+import { systemClock } from '../../src/clock.js'
 import { startGateway } from '../helpers/gateway.js'
 import { picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
@@ -24,7 +25,7 @@ t.test(
   async (t) => {
     let now = Date.now()
     const gw = await startGateway(t, {
-      deps: { clock: { now: () => now } },
+      deps: { clock: { ...systemClock, now: () => now } },
       env: { CATALOG_TTL_MS: '300000' },
     })
     t.equal((await gw.app.inject({ url: '/api/v1/tokens' })).statusCode, 200)
@@ -47,7 +48,7 @@ t.test(
   async (t) => {
     let now = Date.now()
     const gw = await startGateway(t, {
-      deps: { clock: { now: () => now } },
+      deps: { clock: { ...systemClock, now: () => now } },
       env: { CATALOG_TTL_MS: '300000', READINESS_UPSTREAM_WINDOW_MS: '900000' },
     })
     t.equal((await gw.app.inject({ url: '/api/v1/tokens' })).statusCode, 200)
@@ -89,7 +90,7 @@ t.test(
   'upstream 5xx: the breaker opens and the upstream shows as degraded; recovery clears it',
   async (t) => {
     let now = Date.now()
-    const gw = await startGateway(t, { deps: { upstreamTuning, clock: { now: () => now } } })
+    const gw = await startGateway(t, { deps: { upstreamTuning, clock: { ...systemClock, now: () => now } } })
     gw.sandbox.control.fault('GET /v1/orders/:uuid', {
       kind: 'status',
       status: 502,

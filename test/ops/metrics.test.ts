@@ -24,7 +24,8 @@ t.test('/metrics on the internal port, after a known mix of traffic', async (t) 
   const clock = fakeClock()
   const gw = await startGateway(t, {
     listen: true,
-    deps: { metricsPort: 0, clock },
+    // No backoff between the failing read's attempts: the clock stands still.
+    deps: { metricsPort: 0, clock, upstreamTuning: { backoffBaseMs: 0 } },
     env: {
       RATE_LIMITS: '{"orders":{"max":3,"timeWindow":"1 minute"}}',
       CLIENT_IP_HEADER: 'fly-client-ip',

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net'
 import t from 'tap'
+import { systemClock } from '../../src/clock.js'
 import { startGateway } from '../helpers/gateway.js'
 import { upstreamOrder } from '../helpers/upstream-order.js'
 import { assertProblem } from '../helpers/problem.js'
@@ -152,7 +153,7 @@ t.test('after the breaker opens, a probe closes it again once the upstream recov
   const gw = await startGateway(t, {
     env: { UPSTREAM_URL: sandbox.url },
     deps: {
-      clock: { now: () => now },
+      clock: { ...systemClock, now: () => now },
       upstreamTuning: { breakerThreshold: 2, breakerOpenMs: 5_000, retries: 0 },
     },
   })
