@@ -3,6 +3,7 @@
 import { clientIpOf } from './client-ip.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { logLine } from './request-log.js'
 import { routeUrlOf } from './route-group.js'
 import { shortenIds } from './shorten-ids.js'
 
@@ -46,7 +47,7 @@ export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
 export function completeRequest(request: FastifyRequest, reply: FastifyReply) {
   if (request.trace)
     request.server.tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-  request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
+  logLine(request.log, line(request, reply.statusCode, reply.elapsedTime), 'request completed')
 }
 
 export const requestLogging = fp(
