@@ -2,8 +2,9 @@
 // bound to its id, and making one (its bindings serialised) cost about a sixth of the request's log
 // line. Most requests log nothing but that line, which is written through the parent with the
 // bindings as its first fields: the bytes the child would write, since pino writes a child's bindings
-// just before the logged object's fields. Whatever else a request logs goes through its child, made
-// then. Fastify's `childLoggerFactory` option installs it (edge/server-options.ts).
+// just before the logged object's fields. The line is built with the id in place (edge/logging.ts):
+// spreading the bindings into a copy of it cost several times what the child did. Whatever else a
+// request logs goes through its child, made then. Fastify's `childLoggerFactory` option installs it.
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify'
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino'
 
@@ -33,14 +34,15 @@ export class RequestLog {
     this.own.level = level
   }
 
-  /** An info line the child would write: through the parent while the child is not needed. */
-  line(fields: Record<string, unknown>, msg: string): void {
-    // A route's own level or serializers (Fastify passes them as options) need the child.
-    if (this.made || this.options.level !== undefined || this.options.serializers !== undefined) {
-      this.own.info(fields, msg)
-      return
-    }
-    this.parent.info({ ...this.bindings, ...fields }, msg)
+  /**
+   * The parent, while the child is not needed (not made, and no route level or serializers, which
+   * Fastify passes as options): a line logged through it with the bindings as its first fields is the
+   * line the child would write.
+   */
+  parentWhileUnneeded(): FastifyBaseLogger | undefined {
+    if (this.made || this.options.level !== undefined || this.options.serializers !== undefined)
+      return undefined
+    return this.parent
   }
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
@@ -80,9 +82,3 @@ export const requestLogFactory: NonNullable<FastifyServerOptions['childLoggerFac
   bindings,
   options,
 ) => new RequestLog(parent, bindings, options) as unknown as FastifyBaseLogger
-
-/** Writes a request's one info line, through its RequestLog when Fastify made one. */
-export function logLine(log: FastifyBaseLogger, fields: Record<string, unknown>, msg: string): void {
-  if (log instanceof RequestLog) log.line(fields, msg)
-  else log.info(fields, msg)
-}
