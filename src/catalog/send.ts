@@ -1,12 +1,13 @@
 // Sends a catalog body the way every catalog route does: the coding chosen from Accept-Encoding,
 // a strong ETag per coding, 304 for a matching If-None-Match, and the cache headers.
-import { Negotiator } from '@fastify/accept-negotiator'
+import { negotiate } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { LRUCache } from 'lru-cache'
 import type { CacheStatus } from './cache.js'
 import type { Coding, Representation } from './representation.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+/** Distinct Accept-Encoding values whose coding is remembered. */
+const REMEMBERED_CODINGS = 64
 
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a W/ prefix is ignored. */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -31,13 +32,20 @@ export type SendBody = (
 ) => FastifyReply | Promise<FastifyReply>
 
 export function bodySender(cacheControl: string): SendBody {
-  // Clients send few distinct Accept-Encoding values: each is parsed once. br wins ties.
-  const codings = new Negotiator<Coding>({
-    supportedValues: ['br', 'gzip', 'identity'],
-    cache: new LRUCache<string, string>({ max: 64 }),
-  })
+  // Clients send few distinct Accept-Encoding values: each is parsed once, into a plain map (an LRU's
+  // bookkeeping cost more than the lookup); past REMEMBERED_CODINGS values, the rest are parsed each time.
+  const chosen = new Map<string, Coding>()
+  const codingOf = (header: string): Coding => {
+    let coding = chosen.get(header)
+    if (coding === undefined) {
+      // br wins ties.
+      coding = negotiate<Coding>(header, ['br', 'gzip', 'identity']) ?? 'identity'
+      if (chosen.size < REMEMBERED_CODINGS) chosen.set(header, coding)
+    }
+    return coding
+  }
   return (request, reply, body, status) => {
-    const coding = body.codingFor(codings.negotiate(request.headers['accept-encoding'] ?? '') ?? 'identity')
+    const coding = body.codingFor(codingOf(request.headers['accept-encoding'] ?? ''))
     const etag = body.etag(coding)
     reply.header('content-type', JSON_TYPE).header('etag', etag).header('cache-control', cacheControl)
     if (status) reply.header('x-cache-status', status)

@@ -5,6 +5,10 @@ import type { TokensQuery } from './schemas.js'
 
 /** The filter in one canonical spelling (case folded, fixed order), or undefined for no filter. */
 export function filterKey(filter: TokensQuery): string | undefined {
+  // The unfiltered catalog (nearly every request) builds no URLSearchParams.
+  const { tradable, network, symbol, q } = filter
+  if (tradable === undefined && network === undefined && symbol === undefined && q === undefined)
+    return undefined
   const key = new URLSearchParams()
   if (filter.tradable !== undefined) key.set('tradable', String(filter.tradable))
   if (filter.network !== undefined) key.set('network', filter.network.toLowerCase())

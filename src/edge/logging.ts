@@ -3,6 +3,7 @@
 import { clientIpOf } from './client-ip.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { RequestLog } from './request-log.js'
 import { routeUrlOf } from './route-group.js'
 import { shortenIds } from './shorten-ids.js'
 
@@ -15,8 +16,14 @@ declare module 'fastify' {
   }
 }
 
-function line(request: FastifyRequest, statusCode: number, elapsed: number) {
+/**
+ * The line's fields; `requestId` (the child logger's binding) given when the line goes through the
+ * parent logger, undefined (and so left out) when through the child, which writes it itself. One shape
+ * either way, with the fields in one order.
+ */
+function line(request: FastifyRequest, statusCode: number, elapsed: number, requestId: string | undefined) {
   return {
+    requestId,
     method: request.method,
     // The client as rate limits key it: behind a trusted proxy, its own address.
     client: clientIpOf(request),
@@ -25,7 +32,7 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number) {
     status: statusCode,
     ms: Math.round(elapsed * 10) / 10,
     upstreamMs: Math.round(request.upstreamTiming.ms * 10) / 10,
-    ...(request.problemCode ? { code: request.problemCode } : {}),
+    code: request.problemCode || undefined,
     traceId: request.trace?.traceId,
   }
 }
@@ -46,7 +53,9 @@ export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
 export function completeRequest(request: FastifyRequest, reply: FastifyReply) {
   if (request.trace)
     request.server.tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-  request.log.info(line(request, reply.statusCode, reply.elapsedTime), 'request completed')
+  const parent = request.log instanceof RequestLog ? request.log.parentWhileUnneeded() : undefined
+  const fields = line(request, reply.statusCode, reply.elapsedTime, parent ? request.id : undefined)
+  ;(parent ?? request.log).info(fields, 'request completed')
 }
 
 export const requestLogging = fp(

@@ -6,6 +6,7 @@ import { errorTypeBase } from '../errors.js'
 import { type ConnectionTimes, connectionLimits } from './connection-limits.js'
 import { parserErrors } from './parser-errors.js'
 import { requestIdOf } from './request-id.js'
+import { requestLogFactory } from './request-log.js'
 import { routerErrors } from './router-errors.js'
 import type { TrustedProxies } from './trusted-proxies.js'
 import { MAX_PARAM_LENGTH } from './url-limits.js'
@@ -24,6 +25,7 @@ export function serverOptions(opts: ServerOptions, logger: FastifyBaseLogger): F
     // Our own one line per request replaces Fastify's two (edge/logging.ts).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
+    childLoggerFactory: requestLogFactory,
     // X-Forwarded-For is read from those peers alone.
     trustProxy: opts.trustProxy,
     bodyLimit: 64 * 1024,

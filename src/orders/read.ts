@@ -23,23 +23,24 @@ export class OrderReader {
 
   /** The order as the upstream has it now, and the moment it was read (epoch ms). */
   read(ctx: CallContext, uuid: string): Promise<OrderRead> {
-    return this.coalescer.run(uuid, ctx, async (shared) => {
-      try {
-        return await this.readOnce(shared, uuid)
-      } catch (err) {
+    // Promise chains rather than async functions: an order read is mostly waiting, and each async
+    // layer costs its own promise and turns.
+    return this.coalescer.run(uuid, ctx, (shared) =>
+      this.readOnce(shared, uuid).catch((err: unknown) => {
         if (!(err instanceof GatewayError) || err.code !== 'ORDER_NOT_FOUND') throw err
         shared.log.debug({ upstream: { operation: 'orderRead' } }, 'order not found: asking once more')
-        return await this.readOnce(shared, uuid)
-      }
-    })
+        return this.readOnce(shared, uuid)
+      }),
+    )
   }
 
-  private async readOnce(ctx: CallContext, uuid: string): Promise<OrderRead> {
-    const reply = await this.upstream.call(ctx, {
-      operation: 'orderRead',
-      path: `/v1/orders/${encodeURIComponent(uuid)}`,
-      schema: orderSchema,
-    })
-    return { ...reply, readAt: this.clock.now() }
+  private readOnce(ctx: CallContext, uuid: string): Promise<OrderRead> {
+    return this.upstream
+      .call(ctx, {
+        operation: 'orderRead',
+        path: `/v1/orders/${encodeURIComponent(uuid)}`,
+        schema: orderSchema,
+      })
+      .then((reply) => ({ ...reply, readAt: this.clock.now() }))
   }
 }

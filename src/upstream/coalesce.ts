@@ -20,13 +20,31 @@ export class Coalescer<T> {
 
   constructor(private readonly clock: Clock) {}
 
-  async run(key: string, ctx: CallContext, call: (ctx: CallContext) => Promise<T>): Promise<T> {
+  /** Not async: the caller that starts the call gets its promise itself, not one more wrapped around it. */
+  run(key: string, ctx: CallContext, call: (ctx: CallContext) => Promise<T>): Promise<T> {
     const shared = this.inFlight.get(key)
-    if (!shared) {
-      const promise = call(ctx).finally(() => this.inFlight.delete(key))
-      this.inFlight.set(key, { promise, deadline: ctx.deadline })
-      return promise
-    }
+    if (shared) return this.joinOrAskAgain(shared, key, ctx, call)
+    const settled = () => this.inFlight.delete(key)
+    const promise = call(ctx).then(
+      (value) => {
+        settled()
+        return value
+      },
+      (error: unknown) => {
+        settled()
+        throw error
+      },
+    )
+    this.inFlight.set(key, { promise, deadline: ctx.deadline })
+    return promise
+  }
+
+  private async joinOrAskAgain(
+    shared: Shared<T>,
+    key: string,
+    ctx: CallContext,
+    call: (ctx: CallContext) => Promise<T>,
+  ): Promise<T> {
     const waited = await this.join(shared, ctx)
     if ('value' in waited) return waited.value
     const theirTimeRanOut =

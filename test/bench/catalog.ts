@@ -63,6 +63,21 @@ async function raw(url: string, headers: Record<string, string>) {
   return { body, etag: String(res.headers.etag) }
 }
 
+/** The catalog's three codings and their tags from `url`, written to `dir` for the bare servers. */
+export async function saveCatalogFiles(dir: string, url: string) {
+  const identity = await raw(url, {})
+  const br = await raw(url, { 'accept-encoding': 'br' })
+  const gzip = await raw(url, { 'accept-encoding': 'gzip' })
+  writeFileSync(join(dir, 'catalog.json'), identity.body)
+  writeFileSync(join(dir, 'catalog.json.br'), br.body)
+  writeFileSync(join(dir, 'catalog.json.gz'), gzip.body)
+  writeFileSync(
+    join(dir, 'etags.json'),
+    JSON.stringify({ identity: identity.etag, br: br.etag, gzip: gzip.etag }),
+  )
+  return { identity, br, gzip }
+}
+
 /** CONNECTIONS concurrent request loops for `seconds`; every response is read to its end. */
 async function rps(url: string, headers: Record<string, string>, expect: number, seconds = SECONDS) {
   const { origin, pathname, search } = new URL(url)
@@ -98,16 +113,7 @@ export async function benchCatalog() {
   const targets: CatalogTarget[] = [gateway]
   try {
     const path = `${gateway.url}/api/v1/tokens`
-    const identity = await raw(path, {})
-    const br = await raw(path, { 'accept-encoding': 'br' })
-    const gzip = await raw(path, { 'accept-encoding': 'gzip' })
-    writeFileSync(join(dir, 'catalog.json'), identity.body)
-    writeFileSync(join(dir, 'catalog.json.br'), br.body)
-    writeFileSync(join(dir, 'catalog.json.gz'), gzip.body)
-    writeFileSync(
-      join(dir, 'etags.json'),
-      JSON.stringify({ identity: identity.etag, br: br.etag, gzip: gzip.etag }),
-    )
+    const { identity, br, gzip } = await saveCatalogFiles(dir, path)
     const catalogOnly = await startCatalogTarget(['catalog-only', sandbox.url])
     const bare = await startCatalogTarget(['bare', dir])
     const naive = await startCatalogTarget(['naive', dir])

@@ -12,6 +12,7 @@ import Fastify from 'fastify'
 import helmet from 'helmet'
 import pino from 'pino'
 import t from 'tap'
+import { createLogger } from '../../src/edge/logger.js'
 import { headersOf } from '../../src/edge/security-headers.js'
 
 async function listen(handler: (res: ServerResponse) => void) {
@@ -127,5 +128,19 @@ t.test(
         `${file} reads ${field}: a test here is named after the file and reads the field`,
       )
     }
+  },
+)
+
+t.test(
+  "edge/request-log.ts: pino writes a child's bindings just before the logged object's fields",
+  async (t) => {
+    const lines: string[] = []
+    const { logger } = createLogger('info', { write: (line: string) => lines.push(line) })
+    const fields = { method: 'GET', url: '/api/v1/tokens', status: 304, ms: 0.4, traceId: undefined }
+    logger.child({ requestId: 'req-1' }).info(fields, 'request completed')
+    logger.info({ requestId: 'req-1', ...fields }, 'request completed')
+    const [child, parent] = lines.map((line) => line.replace(/"time":\d+/, '"time":0'))
+    t.ok(child?.includes('"requestId":"req-1","method":"GET"'), String(child))
+    t.equal(parent, child, 'the same bytes through the parent with the bindings first')
   },
 )
