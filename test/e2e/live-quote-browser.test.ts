@@ -20,7 +20,7 @@ t.setTimeout(240_000)
 for (const width of [1280, 360]) {
   t.test(`at ${width} px the quote is live, with its age`, { skip: !CHROMIUM }, async (t) => {
     const clock = fakeClock({ running: true })
-    clock.advance(-3_000)
+    clock.jump(-3_000)
     const gw = await listeningGateway(t, 'localhost', {
       env: { QUOTE_REFRESH_MS: '200', QUOTE_STREAM_MAX_SILENCE_MS: '60000' },
       deps: { clock },
