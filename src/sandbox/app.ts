@@ -3,6 +3,7 @@
 // orders, keys, clock offset and timers, all released when the Fastify app closes.
 import cookie from '@fastify/cookie'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import type { Clock } from '../clock.js'
 import { AccessTokens } from './auth/access-tokens.js'
 import { Nonces } from './auth/nonces.js'
 import { RefreshTokens } from './auth/refresh-tokens.js'
@@ -38,19 +39,22 @@ export interface SandboxOptions {
   /** The "service's own domain" of the Origin rule, default 'swap.example'. */
   serviceDomain?: string
   /**
-   * Demo mode: walk every new order to COMPLETED on timers, 3 seconds per step by default
-   * (`{ stepMs }` sets the step, so tests need not wait for the demo pace).
+   * Demo mode: walk every new order to COMPLETED on the clock, 3 seconds per step by default
+   * (`{ stepMs }` sets the step).
    */
   autoAdvance?: boolean | { stepMs: number }
   /** SIWX nonce lifetime, default 5 minutes. */
   nonceTtlMs?: number
   /** Fastify logger, default false. */
   logger?: boolean
-  /** Base clock (ms epoch), default Date.now; control.advanceTime adds an offset on top. */
-  now?: () => number
+  /**
+   * The time read and the timers (idle close, demo walk, fault delays, expiry sweep), default the
+   * system's; control.advanceTime adds an offset to the time read.
+   */
+  clock?: Clock
 }
 
-/** How often unfunded orders are checked for expiry in real time (reads also check). */
+/** How often unfunded orders are checked for expiry (reads also check). */
 const EXPIRY_SWEEP_MS = 1000
 
 function installParsers(app: FastifyInstance): void {
@@ -85,20 +89,20 @@ function installErrorRendering(app: FastifyInstance): void {
 
 export function buildSandbox(opts: SandboxOptions = {}): { app: FastifyInstance; control: SandboxControl } {
   const app = Fastify({ logger: opts.logger ?? false, exposeHeadRoutes: false, forceCloseConnections: true })
-  const clock = createClock(opts.now)
+  const clock = createClock(opts.clock)
   const catalog = new Catalog()
-  const streams = new OrderStreams(opts.idleCloseMs ?? 60_000)
+  const streams = new OrderStreams(clock, opts.idleCloseMs ?? 60_000)
   let auto: AutoAdvance | undefined
   const orders = new OrderStore(clock, catalog, {
     transition: (order, at) => streams.publish(order.uuid, order.status, at),
     created: (order) => auto?.start(order.uuid),
   })
   if (opts.autoAdvance) {
-    auto = new AutoAdvance(orders, opts.autoAdvance === true ? AUTO_STEP_MS : opts.autoAdvance.stepMs)
+    auto = new AutoAdvance(orders, clock, opts.autoAdvance === true ? AUTO_STEP_MS : opts.autoAdvance.stepMs)
   }
   const requestLog = new RequestLog()
   const faults = new FaultQueue()
-  const effects = new FaultEffects()
+  const effects = new FaultEffects(clock)
   const serviceDomain = opts.serviceDomain ?? 'swap.example'
 
   const dropsAfter = installEdge(app, { clock, requestLog, faults, effects, serviceDomain })
@@ -128,11 +132,11 @@ export function buildSandbox(opts: SandboxOptions = {}): { app: FastifyInstance;
   authRoutes(app, ctx)
   app.register(controlRoutes(control), { prefix: '/__sandbox' })
 
-  const sweep = setInterval(() => orders.expireDue(), EXPIRY_SWEEP_MS)
+  const sweep = clock.setInterval(() => orders.expireDue(), EXPIRY_SWEEP_MS)
   sweep.unref()
 
   app.addHook('preClose', async () => {
-    clearInterval(sweep)
+    clock.clearInterval(sweep)
     auto?.stop()
     effects.release()
     streams.close()

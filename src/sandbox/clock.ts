@@ -1,16 +1,22 @@
-// The sandbox's notion of "now": an injected base clock plus an offset that only moves forward,
-// so tests can jump past order timeouts and token expiries without waiting.
+// The sandbox's clock: the gateway's Clock (so a test can hand both the same fake clock) plus an
+// offset that only moves forward, so tests can jump past order timeouts and token expiries without
+// waiting. The offset moves the time read only; timers run on the base clock, each keeping its delay.
+import { type Clock, systemClock } from '../clock.js'
 
-export interface SandboxClock {
-  now(): number
-  advance(ms: number): void
+export interface SandboxClock extends Clock {
+  /** Moves the time read forward by ms, running no timer (the control's advanceTime). */
+  jump(ms: number): void
 }
 
-export function createClock(base: () => number = Date.now): SandboxClock {
+export function createClock(base: Clock = systemClock): SandboxClock {
   let offset = 0
   return {
-    now: () => base() + offset,
-    advance(ms) {
+    now: () => base.now() + offset,
+    setTimeout: (run, ms) => base.setTimeout(run, ms),
+    clearTimeout: (timer) => base.clearTimeout(timer),
+    setInterval: (run, ms) => base.setInterval(run, ms),
+    clearInterval: (timer) => base.clearInterval(timer),
+    jump(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new Error(`Time can only move forward (got ${ms} ms)`)
       offset += ms
     },

@@ -76,7 +76,7 @@ export function createControl(ctx: SandboxContext): SandboxControl {
     fail: (uuid) => view(ctx.orders.fail(uuid)),
     expire: (uuid) => view(ctx.orders.expire(uuid)),
     advanceTime(ms) {
-      ctx.clock.advance(ms)
+      ctx.clock.jump(ms)
       ctx.orders.expireDue()
     },
     now: () => ctx.clock.now(),

@@ -3,6 +3,7 @@
 import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Clock, Timer } from '../clock.js'
 import { genericServerError } from './envelopes.js'
 import type { Fault } from './faults.js'
 
@@ -18,8 +19,10 @@ type Trickle = Extract<Fault, { kind: 'trickle' }>
 const DEFAULT_PIECES = 20
 
 export class FaultEffects {
-  private readonly delays = new Set<{ timer: NodeJS.Timeout; cancel: () => void }>()
+  private readonly delays = new Set<{ timer: Timer; cancel: () => void }>()
   private readonly held = new Set<Socket>()
+
+  constructor(private readonly clock: Clock) {}
 
   async apply(fault: Fault, request: FastifyRequest, reply: FastifyReply): Promise<FaultOutcome> {
     switch (fault.kind) {
@@ -91,12 +94,12 @@ export class FaultEffects {
   private wait(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
       const delay = {
-        timer: setTimeout(() => {
+        timer: this.clock.setTimeout(() => {
           this.delays.delete(delay)
           resolve(true)
         }, ms),
         cancel: () => {
-          clearTimeout(delay.timer)
+          this.clock.clearTimeout(delay.timer)
           this.delays.delete(delay)
           resolve(false)
         },

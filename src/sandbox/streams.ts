@@ -2,6 +2,7 @@
 // when its order changes status, and the server hangs up after `idleCloseMs` of silence (each
 // event restarts that clock), which is the behaviour a gateway has to survive.
 import type { ServerResponse } from 'node:http'
+import type { Clock, Timer } from '../clock.js'
 import type { OrderStatus, StatusEvent } from './resources.js'
 
 const EVENT_NAME = 'orders:status-update'
@@ -10,7 +11,7 @@ const RETRY_MS = 5000
 interface OpenStream {
   uuid: string
   res: ServerResponse
-  idle: NodeJS.Timeout
+  idle: Timer
 }
 
 function formatStatusEvent(uuid: string, status: OrderStatus, at: number): string {
@@ -28,7 +29,10 @@ export class OrderStreams {
   private readonly open = new Map<string, Set<OpenStream>>()
   private total = 0
 
-  constructor(private readonly idleCloseMs: number) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly idleCloseMs: number,
+  ) {}
 
   /** Takes over a raw response: status line, headers and the initial empty line. */
   attach(uuid: string, res: ServerResponse): void {
@@ -43,7 +47,7 @@ export class OrderStreams {
     this.open.set(uuid, mine.add(stream))
     this.total++
     res.on('close', () => {
-      clearTimeout(stream.idle)
+      this.clock.clearTimeout(stream.idle)
       this.forget(stream)
     })
   }
@@ -51,7 +55,7 @@ export class OrderStreams {
   publish(uuid: string, status: OrderStatus, at: number): void {
     const frame = formatStatusEvent(uuid, status, at)
     for (const stream of this.open.get(uuid) ?? []) {
-      clearTimeout(stream.idle)
+      this.clock.clearTimeout(stream.idle)
       stream.res.write(frame)
       stream.idle = this.idleTimer(stream.res)
     }
@@ -66,7 +70,7 @@ export class OrderStreams {
     const streams = uuid === undefined ? [...this.open.values()] : [this.open.get(uuid) ?? []]
     let closed = 0
     for (const stream of streams.flatMap((mine) => [...mine])) {
-      clearTimeout(stream.idle)
+      this.clock.clearTimeout(stream.idle)
       this.forget(stream)
       stream.res.end()
       closed++
@@ -81,7 +85,7 @@ export class OrderStreams {
     if (mine.size === 0) this.open.delete(stream.uuid)
   }
 
-  private idleTimer(res: ServerResponse): NodeJS.Timeout {
-    return setTimeout(() => res.end(), this.idleCloseMs)
+  private idleTimer(res: ServerResponse): Timer {
+    return this.clock.setTimeout(() => res.end(), this.idleCloseMs)
   }
 }

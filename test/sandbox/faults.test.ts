@@ -1,16 +1,24 @@
-// Every fault kind, on the route it was queued for, for `count` requests; and the request log.
+// Every fault kind, on the route it was queued for, for `count` requests; and the request log. The
+// timed faults (delay, trickle, hang) run on a fake clock the tests move.
 import t from 'tap'
 import { request } from 'undici'
 import { buildSandbox } from '../../src/sandbox/app.js'
+import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { startSandbox } from '../helpers/sandbox.js'
 import { readRaw } from '../helpers/sse.js'
-import { call, createOrder, TENANT } from './http.js'
+import { call, createOrder, settledBefore, TENANT } from './http.js'
 
 const generic500 = { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }
 const CREATE = 'POST /v1/orders/create' as const
 const TOKENS = 'GET /v1/tokens' as const
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const NEW_ORDER = {
+  depositTokenId: 2,
+  settleTokenId: 3,
+  receivingAddress: 'So11111111111111111111111111111111111111112',
+  intendedAmount: 1,
+  intendedIsDeposit: true,
+}
 
 t.test('error500 answers the generic envelope without performing the action, count times', async (t) => {
   const { url, control } = await startSandbox(t)
@@ -39,11 +47,17 @@ t.test('faults apply only to their route, in queue order, and clearFaults drops 
 })
 
 t.test('delay answers normally after the delay', async (t) => {
-  const { url, control } = await startSandbox(t)
-  control.fault(CREATE, { kind: 'delay', ms: 250 })
-  const started = Date.now()
-  const order = await createOrder(url)
-  t.ok(Date.now() - started >= 240, 'waited')
+  const clock = fakeClock()
+  const { url, control } = await startSandbox(t, { clock })
+  control.fault(CREATE, { kind: 'delay', ms: 60_000 })
+  const created = createOrder(url)
+  // The request is recorded and its delay set in one go, before any route runs.
+  await eventually('the create received', () => control.requestsTo(CREATE).length === 1)
+  clock.advance(59_999)
+  t.notOk(await settledBefore(url, created), 'no answer 1 ms before the delay is over')
+  t.equal(control.orders().length, 0, 'nor the action')
+  clock.advance(1)
+  const order = await created
   t.equal(control.order(order.uuid)?.uuid, order.uuid)
 })
 
@@ -102,47 +116,56 @@ t.test('faults on the stream route: error500, and dropAfter opening then droppin
   t.equal(control.openStreams(), 0, 'the dropped stream is gone')
 })
 
-t.test(
-  'trickle performs the action and sends the head at once, the body in pieces over its ms',
-  async (t) => {
-    const { url, control } = await startSandbox(t)
-    control.fault(CREATE, { kind: 'trickle', ms: 400, pieces: 8 })
-    const started = Date.now()
-    const res = await request(`${url}/v1/orders/create`, {
-      method: 'POST',
-      headers: { ...TENANT, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        depositTokenId: 2,
-        settleTokenId: 3,
-        receivingAddress: 'So11111111111111111111111111111111111111112',
-        intendedAmount: 1,
-        intendedIsDeposit: true,
-      }),
-    })
-    const headAfter = Date.now() - started
-    t.equal(res.statusCode, 201, 'the real status')
-    t.equal(control.orders().length, 1, 'the order exists before the body is through')
-    const arrivals: number[] = []
-    const chunks: Buffer[] = []
-    for await (const chunk of res.body) {
-      arrivals.push(Date.now() - started)
-      chunks.push(chunk as Buffer)
+t.test('trickle performs the action, then sends the answer in pieces, one every ms / pieces', async (t) => {
+  const clock = fakeClock()
+  const { url, control } = await startSandbox(t, { clock })
+  control.fault(CREATE, { kind: 'trickle', ms: 400, pieces: 8 })
+  const timers = clock.pending()
+  const answer = request(`${url}/v1/orders/create`, {
+    method: 'POST',
+    headers: { ...TENANT, 'content-type': 'application/json' },
+    body: JSON.stringify(NEW_ORDER),
+  })
+  await eventually('the first piece’s wait', () => clock.pending() > timers)
+  t.equal(control.orders().length, 1, 'the order exists before any piece is sent')
+  await clock.advanceAsync(50)
+  const res = await answer
+  t.equal(res.statusCode, 201, 'the real status')
+  const body = res.body[Symbol.asyncIterator]()
+  const pieces: Buffer[] = []
+  let reading = body.next()
+  // The first piece came with the head, at 50 ms; the others one per 50 ms, the last at 400 ms, not sooner.
+  for (let step = 1; step <= 8; step++) {
+    if (step === 8) {
+      await clock.advanceAsync(49)
+      t.notOk(await settledBefore(url, reading), 'no last piece 1 ms before ms')
+      await clock.advanceAsync(1)
+    } else if (step > 1) {
+      await clock.advanceAsync(50)
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString()) as { uuid: string }
-    t.equal(body.uuid, control.orders()[0]?.uuid, 'the whole, normal body in the end')
-    t.ok(arrivals.length >= 4, `the body came in pieces (${arrivals.length})`)
-    t.ok((arrivals.at(-1) ?? 0) - headAfter >= 300, 'the last piece came about ms after the head')
-    t.equal((await call(url, '/v1/orders/create', { headers: TENANT, json: {} })).status, 500, 'once only')
-  },
-)
+    const read = await reading
+    t.notOk(read.done, `piece ${step} at ${step * 50} ms`)
+    pieces.push(read.value as Buffer)
+    reading = body.next()
+  }
+  t.ok((await reading).done, 'nothing after the eighth piece')
+  const order = JSON.parse(Buffer.concat(pieces).toString()) as { uuid: string }
+  t.equal(order.uuid, control.orders()[0]?.uuid, 'the whole, normal body in the end')
+  t.equal((await call(url, '/v1/orders/create', { headers: TENANT, json: {} })).status, 500, 'once only')
+})
 
 t.test('a trickled answer is cut when the sandbox closes', async (t) => {
-  const { app, control } = buildSandbox()
+  const clock = fakeClock()
+  const { app, control } = buildSandbox({ clock })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
   control.fault(TOKENS, { kind: 'trickle', ms: 60_000 })
-  const res = await request(`${url}/v1/tokens`)
+  const timers = clock.pending()
+  const answer = request(`${url}/v1/tokens`)
+  await eventually('the first piece’s wait', () => clock.pending() > timers)
+  await clock.advanceAsync(3000)
+  const res = await answer
   t.equal(res.statusCode, 200)
   const read = res.body.text().then(
     () => 'complete',
@@ -150,10 +173,12 @@ t.test('a trickled answer is cut when the sandbox closes', async (t) => {
   )
   await app.close()
   t.equal(await read, 'cut', 'the client sees the answer fail, not a short body')
+  t.equal(clock.pending(), 0, 'the next piece’s wait is cancelled')
 })
 
 t.test('hang never answers; closing the sandbox releases it (and pending delays)', async (t) => {
-  const { app, control } = buildSandbox()
+  const clock = fakeClock()
+  const { app, control } = buildSandbox({ clock })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
@@ -167,10 +192,15 @@ t.test('hang never answers; closing the sandbox releases it (and pending delays)
     () => 'answered',
     () => 'failed',
   )
-  t.equal(await Promise.race([hung, pause(300).then(() => 'still waiting')]), 'still waiting')
-  const closing = Date.now()
+  await eventually('both received', () => control.requests.length === 2)
+  clock.advance(59_999)
+  t.notOk(
+    await settledBefore(url, Promise.race([hung, delayed])),
+    'neither answered before the delay is over',
+  )
+  // The clock stands still from here: a close waiting for the delay would never end.
   await app.close()
-  t.ok(Date.now() - closing < 1000, 'close does not wait for the hang or the delay')
+  t.equal(clock.pending(), 0, 'the delay is cancelled')
   t.equal(await hung, 'failed')
   t.equal(await delayed, 'failed')
 })

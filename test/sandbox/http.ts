@@ -75,3 +75,19 @@ export async function createOrder(
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`)
   return createdOrderSchema.strict().parse(res.body)
 }
+
+/**
+ * Whether `pending` has settled once a later request to the sandbox has been answered: whatever a
+ * timer sent before that round trip has arrived by then, so "not yet" is bounded by an event, not by
+ * a stretch of time. The request is a control route's, which no fault or request log touches.
+ */
+export async function settledBefore(base: string, pending: Promise<unknown>): Promise<boolean> {
+  let settled = false
+  const mark = () => {
+    settled = true
+  }
+  pending.then(mark, mark)
+  const res = await call(base, '/__sandbox/streams')
+  if (res.status !== 200) throw new Error(`the round trip failed: ${res.status} ${res.text}`)
+  return settled
+}

@@ -1,16 +1,18 @@
 // The order lifecycle driven through the control object: fields set at each step, one event per
-// transition, refused transitions, expiry by clock (advanced, lazy on reads, and on the sweep).
+// transition, refused transitions, expiry by clock (advanced, lazy on reads, and on the sweep), and
+// the demo walk, on a fake clock the tests move.
 import t from 'tap'
 import { getAddress } from 'viem'
 import { Catalog } from '../../src/sandbox/catalog/catalog.js'
 import { createClock } from '../../src/sandbox/clock.js'
-import { AutoAdvance } from '../../src/sandbox/orders/auto-advance.js'
+import { AUTO_STEP_MS, AutoAdvance } from '../../src/sandbox/orders/auto-advance.js'
 import { OrderStore } from '../../src/sandbox/orders/store.js'
 import type { CreatedOrder } from '../../src/sandbox/resources.js'
 import { orderDetailsSchema } from '../../src/sandbox/resources.js'
+import { fakeClock } from '../helpers/clock.js'
 import { startSandbox } from '../helpers/sandbox.js'
 import { events, readRaw } from '../helpers/sse.js'
-import { call, createOrder } from './http.js'
+import { call, createOrder, settledBefore } from './http.js'
 
 const statuses = (text: string) => events(text).map((event) => JSON.parse(event.data).status)
 
@@ -71,9 +73,10 @@ t.test('each transition emits exactly one event to the order’s streams', async
   control.progress(order.uuid, 1)
   control.progress(order.uuid, 2)
   control.complete(order.uuid)
-  await stream.until('three events', (text) => statuses(text).length >= 3)
-  await new Promise((resolve) => setTimeout(resolve, 50))
-  t.same(statuses(stream.text()), ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'])
+  // Ending the stream after the transitions: anything they sent arrives before its end.
+  control.closeStreams(order.uuid)
+  const { text } = await stream.ended
+  t.same(statuses(text), ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'])
 })
 
 t.test('transitions the state does not allow throw a clear error and change nothing', async (t) => {
@@ -134,46 +137,67 @@ t.test('advanceTime past the timeout expires unfunded orders to TIMED_OUT, with 
   t.throws(() => control.advanceTime(-1), /forward/)
 })
 
-t.test('expiry also happens lazily on a read, by the injected base clock', async (t) => {
-  let now = Date.parse('2030-01-01T00:00:00Z')
-  const { url } = await startSandbox(t, { now: () => now })
+t.test('expiry also happens lazily on a read, by the injected clock', async (t) => {
+  const clock = fakeClock()
+  clock.jump(Date.parse('2030-01-01T00:00:00Z') - clock.now())
+  const { url } = await startSandbox(t, { clock })
   const order = await createOrder(url)
   t.equal(order.createdAt, '2030-01-01T00:00:00.000Z', 'the injected clock dates orders')
-  now += 31 * 60_000
+  // A jump runs no timer: the sweep has not run, the read expires it.
+  clock.jump(31 * 60_000)
   const read = orderDetailsSchema.parse((await call(url, `/v1/orders/${order.uuid}`)).body)
   t.equal(read.status, 'TIMED_OUT')
 })
 
-t.test('and on the real-time sweep, without any read', async (t) => {
-  let now = Date.now()
-  const { url, control } = await startSandbox(t, { now: () => now })
+t.test('and on the sweep, without any read', async (t) => {
+  const clock = fakeClock()
+  const { url, control } = await startSandbox(t, { clock })
   const order = await createOrder(url)
   const stream = await readRaw(`${url}/orders/${order.uuid}/status-stream`)
   t.teardown(() => stream.close())
-  now += 30 * 60_000
-  await stream.until('the TIMED_OUT event', (text) => statuses(text).includes('TIMED_OUT'), 2500)
+  await stream.until('the opening empty line', (text) => text === '\n')
+  clock.jump(30 * 60_000)
+  const expired = stream.until('the TIMED_OUT event', (text) => statuses(text).includes('TIMED_OUT'))
+  t.notOk(await settledBefore(url, expired), 'past the timeout, nothing until the sweep runs')
+  clock.advance(1000)
+  await expired
   t.pass('the sweep expired it')
   t.equal(control.openStreams(order.uuid), 1)
 })
 
-t.test('demo mode walks each new order to COMPLETED on timers', async (t) => {
-  const { url, control } = await startSandbox(t, { autoAdvance: { stepMs: 30 } })
+t.test('demo mode walks each new order to COMPLETED on the clock, a step per stepMs', async (t) => {
+  const clock = fakeClock()
+  const { url, control } = await startSandbox(t, { clock, autoAdvance: { stepMs: 30 } })
   const order = await createOrder(url)
   const stream = await readRaw(`${url}/orders/${order.uuid}/status-stream`)
   t.teardown(() => stream.close())
+  await stream.until('the opening empty line', (text) => text === '\n')
+  clock.advance(29)
+  t.equal(control.order(order.uuid)?.status, 'AWAITING_USER_DEPOSIT', 'not before the first step')
+  clock.advance(1)
+  t.equal(control.order(order.uuid)?.status, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'deposited')
+  clock.advance(30)
+  t.equal(control.order(order.uuid)?.status, 'PROCESSING', 'confirmed')
+  clock.advance(30)
+  t.equal(
+    control.order(order.uuid)?.settleAmount,
+    (control.order(order.uuid)?.depositEstSettleAmount ?? 0) / 2,
+    'half settled',
+  )
+  clock.advance(30)
   await stream.until('the COMPLETED event', (text) => statuses(text).includes('COMPLETED'))
   t.same(statuses(stream.text()), ['AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'PROCESSING', 'COMPLETED'])
   t.equal(control.order(order.uuid)?.status, 'COMPLETED')
 })
 
 t.test('the demo walk stops for an order that failed meanwhile, and on stop()', async (t) => {
-  const clock = createClock()
+  const clock = fakeClock()
   const seen: string[] = []
   const catalog = new Catalog()
-  const store = new OrderStore(clock, catalog, {
+  const store = new OrderStore(createClock(clock), catalog, {
     transition: (order: CreatedOrder) => seen.push(order.status),
   })
-  const auto = new AutoAdvance(store, 20)
+  const auto = new AutoAdvance(store, clock)
   const make = () =>
     store.create({
       deposit: catalog.listing(2)!,
@@ -189,7 +213,8 @@ t.test('the demo walk stops for an order that failed meanwhile, and on stop()', 
   const stopped = make()
   auto.start(stopped.uuid)
   auto.stop()
-  await new Promise((resolve) => setTimeout(resolve, 120))
+  clock.advance(4 * AUTO_STEP_MS)
   t.same(seen, ['ERROR'])
   t.equal(store.find(stopped.uuid)?.status, 'AWAITING_USER_DEPOSIT')
+  t.equal(clock.pending(), 0, 'no step left pending')
 })

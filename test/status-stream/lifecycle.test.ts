@@ -1,12 +1,13 @@
 import http from 'node:http'
 import t from 'tap'
+import { systemClock } from '../../src/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { readRaw, STATUS_EVENT } from '../helpers/sse.js'
 import { STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 /** The sandbox's clock runs an hour behind ours, so its event ids cannot be mistaken for our read moments. */
 const HOUR = 60 * 60 * 1000
-const behind = { now: () => Date.now() - HOUR }
+const behind = { clock: { ...systemClock, now: () => Date.now() - HOUR } }
 
 t.test(
   'a whole lifecycle arrives in order, each event with the upstream id and fields plus the re-read order',

@@ -1,11 +1,12 @@
 import t, { type Test } from 'tap'
+import { systemClock } from '../../src/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { STATUS_EVENT } from '../helpers/sse.js'
 import { READ_ROUTE, STREAM_ROUTE, streamGateway, subscribed } from './setup.js'
 
 const HOUR = 60 * 60 * 1000
 /** The sandbox's clock runs an hour behind ours: its ids and the gateway's read moments cannot be confused. */
-const behind = { now: () => Date.now() - HOUR }
+const behind = { clock: { ...systemClock, now: () => Date.now() - HOUR } }
 const upstreamStamped = (id: string) => Number(id) < Date.now() - HOUR / 2
 const fastReopen = { stableMs: 100, reopenBaseMs: 20, reopenCapMs: 200, pollMs: 100 }
 

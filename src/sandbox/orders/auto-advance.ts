@@ -1,6 +1,7 @@
 // Demo mode: walks every new order through deposit, confirmations, settlement and completion on
-// real timers, a few seconds per step, so a frontend can be watched end to end without a test
+// the sandbox's clock, a few seconds per step, so a frontend can be watched end to end without a test
 // driving it. A step is skipped if the order has meanwhile left the state it expects.
+import type { Clock, Timer } from '../../clock.js'
 import type { OrderStore } from './store.js'
 
 export const AUTO_STEP_MS = 3000
@@ -18,17 +19,18 @@ const STEPS: Step[] = [
 ]
 
 export class AutoAdvance {
-  private readonly timers = new Set<NodeJS.Timeout>()
+  private readonly timers = new Set<Timer>()
 
   constructor(
     private readonly store: OrderStore,
+    private readonly clock: Clock,
     private readonly stepMs = AUTO_STEP_MS,
   ) {}
 
   start(uuid: string, step = 0): void {
     const run = STEPS[step]
     if (!run) return
-    const timer = setTimeout(() => {
+    const timer = this.clock.setTimeout(() => {
       this.timers.delete(timer)
       try {
         run(this.store, uuid)
@@ -41,7 +43,7 @@ export class AutoAdvance {
   }
 
   stop(): void {
-    for (const timer of this.timers) clearTimeout(timer)
+    for (const timer of this.timers) this.clock.clearTimeout(timer)
     this.timers.clear()
   }
 }
