@@ -1,10 +1,10 @@
 // One channel's worker: it claims the due deliveries (queue heads only, so one order's events reach a
-// target in order), sends them, and records each result. It looks when it starts, every `pollMs`, and
-// again as soon as an attempt settles or a look came back full, up to `maxInFlight` attempts at once:
-// throughput follows the receivers, not the poll. Nothing waits on it: the loop's timer is unref'd,
-// and `stop` ends it and waits for the attempts in flight.
+// target in order), sends them, and records each result. It looks when it starts, every `pollMs` of
+// the app's clock, and again as soon as an attempt settles or a look came back full, up to
+// `maxInFlight` attempts at once: throughput follows the receivers, not the poll. Nothing waits on it:
+// the poll's timer is unref'd, and `stop` ends it and waits for the attempts in flight.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../clock.js'
+import type { Clock, Timer } from '../clock.js'
 import {
   type DeliveryRecord,
   type DeliveryStore,
@@ -46,10 +46,14 @@ export interface WorkerDeps {
 }
 
 export class ChannelWorker implements DeliveryChannel {
-  private timer: NodeJS.Timeout | undefined
+  private timer: Timer | undefined
   private looking = false
-  /** Something settled during a look: look once more when it ends. */
+  /** A look was asked for (the poll, a settled attempt, a retry by hand): claim once more. */
   private again = false
+  /** The poll asked: the figures `stats` gives are read again when the look ends. */
+  private polled = false
+  /** Told when the look in progress ends. */
+  private lookEnds: (() => void)[] = []
   private readonly inFlight = new Set<Promise<void>>()
   private latest: ChannelStats = { pending: 0, oldestPendingAt: undefined }
 
@@ -67,8 +71,11 @@ export class ChannelWorker implements DeliveryChannel {
     return (await this.store.list(state, LIST_LIMIT)).map(viewOf)
   }
 
-  retry(eventId: string, target: string): Promise<boolean> {
-    return this.store.requeue(recordId(eventId, target), this.deps.clock.now())
+  async retry(eventId: string, target: string): Promise<boolean> {
+    const requeued = await this.store.requeue(recordId(eventId, target), this.deps.clock.now())
+    // Sent at once, not at the next poll.
+    if (requeued) this.look()
+    return requeued
   }
 
   stats(): ChannelStats {
@@ -76,51 +83,86 @@ export class ChannelWorker implements DeliveryChannel {
   }
 
   start(): void {
-    // A wake-up on the process's timers: what is due is read from the app's clock, which tests hold still.
-    this.timer = setInterval(() => void this.look(true), this.deps.tuning.pollMs).unref()
-    void this.look(true)
+    // Only a wake-up: what is due is read from the clock, so a test moving it drives the poll too.
+    this.timer = this.deps.clock.setInterval(() => this.look(true), this.deps.tuning.pollMs)
+    this.timer.unref()
+    this.look(true)
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer)
+    this.deps.clock.clearInterval(this.timer)
     this.timer = undefined
+    // A look in progress may still start the attempts of what it claimed: those are waited for too.
+    if (this.looking) await this.lookEnded()
     await Promise.allSettled([...this.inFlight])
   }
 
-  /** `polled`: a look of the timer, which also refreshes the figures `stats` gives. */
-  private async look(polled = false) {
+  /**
+   * Looks for due deliveries (as the poll does) and resolves once that look has ended and every
+   * attempt since has settled, the looks they asked for included: until the clock moves or a
+   * delivery is handed on, nothing more is due.
+   */
+  async idle(): Promise<void> {
     if (this.timer === undefined) return
-    if (this.looking) {
-      this.again = true
-      return
+    const ended = this.lookEnded()
+    this.look(true)
+    await ended
+    while (this.looking || this.inFlight.size > 0) {
+      await Promise.allSettled([...this.inFlight])
+      if (this.looking) await this.lookEnded()
     }
+  }
+
+  /** Asks for a look: one starts, or the one in progress claims once more before it ends. */
+  private look(polled = false): void {
+    if (this.timer === undefined) return
+    this.again = true
+    this.polled ||= polled
+    if (!this.looking) void this.lookWhileAsked()
+  }
+
+  private lookEnded(): Promise<void> {
+    return new Promise((resolve) => this.lookEnds.push(resolve))
+  }
+
+  private async lookWhileAsked(): Promise<void> {
     this.looking = true
     try {
-      const { batch, maxInFlight } = this.deps.tuning
-      let full: boolean
-      do {
+      while (this.again && this.timer !== undefined) {
         this.again = false
-        const limit = Math.min(batch, maxInFlight - this.inFlight.size)
-        if (limit <= 0) break
-        const now = this.deps.clock.now()
-        const leaseUntil = now + (this.options.leaseMs ?? DEFAULT_LEASE_MS)
-        const claimed = await this.store.claim(now, leaseUntil, limit)
-        for (const record of claimed) {
-          const attempt = this.attempt(record).finally(() => {
-            this.inFlight.delete(attempt)
-            // The order's next event may be due now, and a place is free.
-            void this.look()
-          })
-          this.inFlight.add(attempt)
+        // A full claim may have left more due.
+        if (await this.claimDue()) this.again = true
+        else if (this.polled && !this.again) {
+          this.polled = false
+          this.latest = await this.store.stats()
         }
-        full = claimed.length === limit
-      } while ((full || this.again) && this.timer !== undefined)
-      if (polled) this.latest = await this.store.stats()
+      }
     } catch (err) {
       this.deps.log.warn({ err, channel: this.options.name }, 'deliveries could not be read; trying again')
     } finally {
       this.looking = false
+      for (const ended of this.lookEnds.splice(0)) ended()
     }
+  }
+
+  /** Claims what is due, room allowing, and starts its attempts; true when the claim came back full. */
+  private async claimDue(): Promise<boolean> {
+    const { batch, maxInFlight } = this.deps.tuning
+    const limit = Math.min(batch, maxInFlight - this.inFlight.size)
+    // At the cap: each attempt that settles asks for the next look.
+    if (limit <= 0) return false
+    const now = this.deps.clock.now()
+    const leaseUntil = now + (this.options.leaseMs ?? DEFAULT_LEASE_MS)
+    const claimed = await this.store.claim(now, leaseUntil, limit)
+    for (const record of claimed) {
+      const attempt = this.attempt(record).finally(() => {
+        this.inFlight.delete(attempt)
+        // The order's next event may be due now, and a place is free.
+        this.look()
+      })
+      this.inFlight.add(attempt)
+    }
+    return claimed.length === limit
   }
 
   private async attempt(record: DeliveryRecord) {

@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 export interface DeliveriesOptions {
-  /** Tests shorten the poll interval. */
+  /** Tests shorten the poll interval (on the app's clock, which they move). */
   tuning?: Partial<DeliveryTuning>
 }
 
@@ -41,6 +41,9 @@ export const deliveriesPlugin = fp(
         workers.push(worker)
         if (started) worker.start()
         return worker
+      },
+      async idle() {
+        await Promise.all(workers.map((worker) => worker.idle()))
       },
     })
     app.addHook('onReady', async () => {

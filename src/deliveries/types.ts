@@ -72,4 +72,10 @@ export interface DeliveryChannel {
 
 export interface Deliveries {
   channel(options: ChannelOptions): DeliveryChannel
+  /**
+   * Every channel looks for due deliveries now and settles what it found: resolves once nothing is in
+   * flight, so what is not sent by then waits for the clock to move or a new event (the point a test
+   * checks that nothing more was sent).
+   */
+  idle(): Promise<void>
 }

@@ -61,7 +61,8 @@ t.test("the terminal push is urgent, and then the order's subscriptions are dele
   // An event published after the end (a second watcher's, say) finds no subscription left.
   const late = await gw.publish(uuid, 'COMPLETED', 'PROCESSING')
   await gw.app.orderEvents.publish({ ...late, id: `${uuid}.late` })
-  await new Promise((r) => setTimeout(r, 300))
+  // A push enqueued for either would be due at once: a look since has sent it, or there was none.
+  await gw.app.deliveries.idle()
   t.same([push.to(a).length, push.to(b).length], [1, 1], 'nothing more is pushed')
 })
 
@@ -103,8 +104,10 @@ for (const status of [404, 410]) {
     push.answer(b, { status })
     await gw.publish(uuid, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'AWAITING_USER_DEPOSIT')
     await eventually('the refused push', () => push.to(b).length === 1)
+    // The subscription is deleted before its attempt's outcome is counted.
+    await eventually('its outcome', async () => /outcome="gone"\} 1/.test(await fetchMetrics(gw)))
     await gw.publish(uuid, 'PROCESSING', 'AWAITING_USER_DEPOSIT_CONFIRMATIONS')
-    await new Promise((r) => setTimeout(r, 300))
+    await gw.app.deliveries.idle()
     t.equal(push.to(b).length, 1, 'nothing more is sent to it')
     const metrics = await fetchMetrics(gw)
     t.match(metrics, /gateway_push_sends_total\{outcome="gone"\} 1/)
@@ -122,7 +125,8 @@ t.test('a 429 is tried again after its Retry-After, and the push then delivered'
   await gw.publish(uuid, 'AWAITING_USER_DEPOSIT_CONFIRMATIONS', 'AWAITING_USER_DEPOSIT')
   await eventually('the first attempt', () => push.to(b).length === 1)
   gw.clock.advance(30_000)
-  await new Promise((r) => setTimeout(r, 200))
+  // A look at the clock's time since the move: what it did not send was not due.
+  await gw.app.deliveries.idle()
   t.equal(push.to(b).length, 1, 'not before Retry-After (longer than the first delay)')
   gw.clock.advance(31_000)
   await eventually('the second attempt', () => push.to(b).length === 2)

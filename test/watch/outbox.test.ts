@@ -3,25 +3,33 @@
 // instance when the reporting one died. Listeners dedupe by event id; nothing is lost.
 import t from 'tap'
 import type { OrderEvent } from '../../src/watch/order-event.js'
+import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
 import { startPrivateRedis } from '../ops/private-redis.js'
 import { createThrough, FAST } from './recorder.js'
-import { skip } from './two-apps.js'
+import { LEASE_MS, roundsSince, skip } from './two-apps.js'
+
+const env = { WATCH_LEASE_MS: String(LEASE_MS) }
 
 t.test('a listener that fails gets the event again, until it resolves', async (t) => {
-  const { app, sandbox } = await startGateway(t, {
-    env: { WATCH_LEASE_MS: '1000' },
-    deps: { watchTuning: FAST },
-  })
+  // Held still: the watch's rounds run as the test moves it, each (all in memory here) done before
+  // the next timer, as advanceAsync lets the promises of each settle first.
+  const clock = fakeClock()
+  const { app, sandbox } = await startGateway(t, { env, deps: { clock, watchTuning: FAST } })
   const calls: string[] = []
   app.orderEvents.subscribe((event) => {
     calls.push(event.id)
     return calls.length === 1 ? Promise.reject(new Error('receiver away')) : Promise.resolve()
   })
   const { uuid } = await createThrough(app, sandbox.control)
+  await eventually('the first call', () => calls.length === 1)
+  await clock.advanceAsync(LEASE_MS - FAST.scanMs)
+  t.equal(calls.length, 1, 'kept while younger than the lease')
+  await clock.advanceAsync(FAST.scanMs)
   await eventually('the event again', () => calls.length === 2)
-  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  // A lease and a round on: still in the outbox, it would have been published a third time.
+  await clock.advanceAsync(LEASE_MS + FAST.scanMs)
   t.same(calls, [`${uuid}.created`, `${uuid}.created`], 'again once, then no more: it was handed on')
 })
 
@@ -30,12 +38,12 @@ t.test(
   { skip },
   async (t) => {
     const redis = await startPrivateRedis(t)
-    const env = { REDIS_URL: redis.url, WATCH_LEASE_MS: '1000' }
-    const a = await startGateway(t, { env, deps: { watchTuning: FAST } })
-    const b = await startGateway(t, {
-      env: { ...env, UPSTREAM_URL: a.sandbox.url },
-      deps: { watchTuning: FAST },
-    })
+    const shared = { ...env, REDIS_URL: redis.url }
+    // One clock, moved past the outbox's lease; running, as Redis and the sandbox are real.
+    const clock = fakeClock({ running: true })
+    const deps = { clock, watchTuning: FAST }
+    const a = await startGateway(t, { env: shared, deps })
+    const b = await startGateway(t, { env: { ...shared, UPSTREAM_URL: a.sandbox.url }, deps })
     const onA: OrderEvent[] = []
     const onB: OrderEvent[] = []
     // A's hand-off never completes: the process dies first.
@@ -51,8 +59,11 @@ t.test(
     await eventually('the report on the creator', () => onA.length === 1)
     a.app.redis!.client.disconnect()
     await a.app.close()
-    await eventually('the other instance to publish it', () => onB.length === 1, 10_000)
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    clock.advance(LEASE_MS)
+    await eventually('the other instance to publish it', () => onB.length === 1)
+    // A lease on, an event still in the outbox would be published again by the next round.
+    clock.advance(LEASE_MS)
+    await roundsSince(b.app, clock.now())
     t.same(
       onB.map((e) => e.id),
       [`${uuid}.created`],

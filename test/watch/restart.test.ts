@@ -6,7 +6,7 @@ import { startGateway } from '../helpers/gateway.js'
 import { eventually } from '../helpers/eventually.js'
 import { startPrivateRedis } from '../ops/private-redis.js'
 import { createThrough, FAST, metric, record } from './recorder.js'
-import { fleet, settle, skip, statusEvents, watched } from './two-apps.js'
+import { fleet, roundsSince, skip, statusEvents, watched } from './two-apps.js'
 
 t.test('an instance that stops gives its leases back: another takes over at once', { skip }, async (t) => {
   const redis = await startPrivateRedis(t)
@@ -44,7 +44,12 @@ t.test('a restart of every instance resumes every watch', { skip }, async (t) =>
   const [c, d] = await fleet(t, redis.url, 2, { upstream: url, leaseMs: 60_000 })
   const apps = [c!.app, d!.app]
   await eventually('both changes reported', async () => (await statusEvents(apps)) === 2, 10_000)
-  await settle()
+  await eventually(
+    'the failed order no longer watched',
+    async () => (await watched(c!.app)) + (await watched(d!.app)) === 1,
+  )
+  // A whole round of each since: a second report or takeover would have come by its end.
+  await roundsSince(c!.app, Date.now())
   t.equal(await statusEvents(apps), 2, 'each change once')
   t.equal((await watched(c!.app)) + (await watched(d!.app)), 1, 'the failed order is no longer watched')
   t.equal(

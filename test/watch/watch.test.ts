@@ -6,7 +6,7 @@ import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { startGateway, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { upstreamOrder } from '../helpers/upstream-order.js'
-import { follow, STATUS_EVENTS } from '../helpers/sse.js'
+import { follow, STATUS_EVENT, STATUS_EVENTS } from '../helpers/sse.js'
 import { createThrough, FAST, metric, record } from './recorder.js'
 
 t.test(
@@ -67,7 +67,7 @@ t.test('a replayed Idempotency-Key starts nothing new, even after the watch ende
 
   const again = await createThrough(app, sandbox.control, key)
   t.same([again.uuid, again.replayed], [first.uuid, true], 'the second answer is the replay')
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  // A creation is told before its answer is sent, and a watch counts from the moment it begins.
   t.equal(await metric(app, 'gateway_watched_orders'), 0, 'no watch began')
   t.same(
     seen.idsOf(first.uuid),
@@ -78,9 +78,10 @@ t.test('a replayed Idempotency-Key starts nothing new, even after the watch ende
 
 t.test('a watch ends after WATCH_MAX_MS, whatever the status', async (t) => {
   const clock = fakeClock({ running: true })
-  const { app, sandbox } = await startGateway(t, {
+  const { app, sandbox, url } = await startGateway(t, {
     env: { WATCH_MAX_MS: '60000' },
     deps: { clock, watchTuning: FAST },
+    listen: true,
   })
   const seen = record(app)
   const { uuid } = await createThrough(app, sandbox.control)
@@ -91,8 +92,13 @@ t.test('a watch ends after WATCH_MAX_MS, whatever the status', async (t) => {
   clock.advance(1_000)
   await eventually('the watch to end', async () => (await metric(app, 'gateway_watched_orders')) === 0)
   await eventually('its upstream subscription to close', () => sandbox.control.openStreams(uuid) === 0)
+  // A client's stream follows the order now: the feed tells its watchers, had the watch still been
+  // one, in the same step as it sends the client the change.
+  const stream = follow(t, `${url}/api/orders/${uuid}/status-stream`, { events: STATUS_EVENTS })
+  await stream.until('the snapshot', () => stream.of('snapshot').length === 1)
   sandbox.control.confirm(uuid)
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  await stream.until('the change, on the client stream', () => stream.of(STATUS_EVENT).length === 1)
+  stream.close()
   t.equal(seen.events.length, 2, 'a change after the watch ended is not reported')
 })
 
@@ -103,15 +109,17 @@ t.test('a status stream and the watch share the one upstream subscription', asyn
   await eventually('the watch to subscribe', () => sandbox.control.openStreams(uuid) === 1)
   const stream = follow(t, `${url}/api/orders/${uuid}/status-stream`, { events: STATUS_EVENTS })
   await stream.until('the snapshot', () => stream.of('snapshot').length === 1)
-  // Time for a second upstream stream to open, were the client given one of its own.
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  sandbox.control.deposit(uuid)
+  // The change reaches the client through an upstream stream: one of its own would be open by now.
+  await stream.until('the deposit, on the client stream', () => stream.of(STATUS_EVENT).length === 1)
   t.equal(sandbox.control.openStreams(uuid), 1, 'one upstream stream for the watch and the client')
   t.equal(await metric(app, 'gateway_upstream_subscriptions'), 1)
+  await seen.until('the deposit', () => seen.events.length === 2)
   stream.close()
   await eventually('the client to leave', async () => (await metric(app, 'gateway_streams_open')) === 0)
   t.equal(sandbox.control.openStreams(uuid), 1, 'the watch keeps following once the client has gone')
-  sandbox.control.deposit(uuid)
-  await seen.until('the deposit', () => seen.events.length === 2)
+  sandbox.control.confirm(uuid)
+  await seen.until('the confirmations', () => seen.events.length === 3)
 })
 
 t.test('orderWatch.follow watches an order created elsewhere: its changes, not its creation', async (t) => {

@@ -1,11 +1,14 @@
 // The delivery machinery in memory mode (no REDIS_URL), driven through a channel whose sender is a
-// script: idempotent enqueue, per-(target, order) order, the schedule, and failure at its end.
+// script: idempotent enqueue, per-(target, order) order, the schedule, and failure at its end. The
+// poll is on the app's clock: moving it by POLL_MS is what wakes the worker for what was enqueued.
 import t, { type Test } from 'tap'
 import type { DeliveryTuning } from '../../src/deliveries/channel.js'
 import type { AttemptOutcome, Delivery, DeliveryRequest } from '../../src/deliveries/types.js'
 import { fakeClock } from '../helpers/clock.js'
 import { eventually } from '../helpers/eventually.js'
 import { buildUnready } from '../helpers/gateway.js'
+
+const POLL_MS = 5
 
 const request = (
   eventId: string,
@@ -24,7 +27,7 @@ async function unreadyChannel(
   t: Test,
   answer: (d: Delivery) => AttemptOutcome,
   scheduleMs = [1_000, 2_000],
-  tuning: Partial<DeliveryTuning> = { pollMs: 5 },
+  tuning: Partial<DeliveryTuning> = { pollMs: POLL_MS },
 ) {
   const clock = fakeClock()
   const sent: Delivery[] = []
@@ -47,26 +50,33 @@ async function channelWith(t: Test, answer: (d: Delivery) => AttemptOutcome, sch
 }
 
 t.test('an event enqueued twice for one target is sent once', async (t) => {
-  const { channel, sent } = await channelWith(t, () => ({ kind: 'delivered', answer: 'HTTP 200' }))
+  const { app, channel, sent, clock } = await channelWith(t, () => ({
+    kind: 'delivered',
+    answer: 'HTTP 200',
+  }))
   await channel.enqueue(request('o.created'))
   await channel.enqueue(request('o.created'))
   await channel.enqueue(request('o.created', 'order-1', 'https://b.example/hook'))
+  clock.advance(POLL_MS)
   await eventually('both targets served', () => sent.length === 2)
-  await new Promise((r) => setTimeout(r, 50))
+  // A second copy would be due once the first settled: a look after that finds none.
+  await app.deliveries.idle()
   t.same(sent.map((d) => d.target).sort(), ['https://a.example/hook', 'https://b.example/hook'])
 })
 
 t.test('a failing first event holds back the next of the same order to the same target', async (t) => {
   let failFirst = true
-  const { channel, sent, clock } = await channelWith(t, (d) => {
+  const { app, channel, sent, clock } = await channelWith(t, (d) => {
     if (d.eventId === 'o.created' && failFirst) return { kind: 'retry', answer: 'HTTP 500' }
     return { kind: 'delivered', answer: 'HTTP 200' }
   })
   await channel.enqueue(request('o.created'))
   await channel.enqueue(request('o.COMPLETED'))
   await channel.enqueue(request('p.created', 'order-2'))
+  clock.advance(POLL_MS)
   await eventually('the first attempts', () => sent.length === 2)
-  await new Promise((r) => setTimeout(r, 50))
+  // Each settled attempt made its order's next event due, were it to be: a look since finds none.
+  await app.deliveries.idle()
   t.same(
     sent.map((d) => d.eventId),
     ['o.created', 'p.created'],
@@ -87,11 +97,12 @@ t.test('a failing first event holds back the next of the same order to the same 
 
 t.test('after the last delay the delivery has failed, is listed, and a retry sends it at once', async (t) => {
   let answer: AttemptOutcome = { kind: 'retry', answer: 'HTTP 503' }
-  const { channel, sent, clock } = await channelWith(t, () => answer, [1_000])
+  const { app, channel, sent, clock } = await channelWith(t, () => answer, [1_000])
   await channel.enqueue(request('o.created'))
+  clock.advance(POLL_MS)
   await eventually('the first attempt', () => sent.length === 1)
   clock.advance(999)
-  await new Promise((r) => setTimeout(r, 50))
+  await app.deliveries.idle()
   t.equal(sent.length, 1, 'nothing before the delay (jitter 0 with random 0.5)')
   clock.advance(1)
   await eventually('the second attempt', () => sent.length === 2)

@@ -5,7 +5,7 @@ import t, { type Test } from 'tap'
 import { eventually } from '../helpers/eventually.js'
 import { assertProblem } from '../helpers/problem.js'
 import { redisServerInstalled, startPrivateRedis } from '../ops/private-redis.js'
-import { attempts, newSecret, sandboxOrderEvents, startReceiver, webhookGateway } from './support.js'
+import { attempts, newSecret, poll, sandboxOrderEvents, startReceiver, webhookGateway } from './support.js'
 
 async function listedAndResent(t: Test, env: Record<string, string>) {
   const secret = newSecret()
@@ -23,6 +23,7 @@ async function listedAndResent(t: Test, env: Record<string, string>) {
   const internal = (await gw.app.metricsUrl())!.replace('/metrics', '')
   const [created] = await sandboxOrderEvents(gw)
   await gw.app.orderEvents.publish(created!)
+  poll(gw)
   await eventually('b delivered, a tried once', () => a.received.length === 1 && b.received.length === 1)
   await attempts({ app: gw.app, receiver: { received: [1, 2] } }, 2)
 

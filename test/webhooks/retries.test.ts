@@ -7,9 +7,10 @@ import {
   type Act,
   attempts,
   newSecret,
+  poll,
   recorded,
   sandboxOrderEvents,
-  settle,
+  settled,
   startReceiver,
   webhookGateway,
 } from './support.js'
@@ -40,9 +41,10 @@ t.test("a 500 is tried again after the schedule's delay, spread by at most 20 %"
         random: () => random,
       })
       await gw.app.orderEvents.publish(gw.events[0]!)
+      poll(gw)
       await attempts(gw, 1)
       gw.clock.advance(early)
-      await settle()
+      await settled(gw)
       t.equal(gw.receiver.received.length, 1, `nothing at ${early} ms`)
       gw.clock.advance(due - early)
       await attempts(gw, 2)
@@ -56,14 +58,15 @@ t.test('a Retry-After longer than the delay is honoured; a shorter one is not', 
     n <= 2 ? { status: 503, headers: { 'retry-after': n === 1 ? '5' : '1' } } : { status: 200 },
   )
   await gw.app.orderEvents.publish(gw.events[0]!)
+  poll(gw)
   await attempts(gw, 1)
   gw.clock.advance(4_999)
-  await settle()
+  await settled(gw)
   t.equal(gw.receiver.received.length, 1, 'waits the 5 s asked, not the 1 s of the schedule')
   gw.clock.advance(1)
   await attempts(gw, 2)
   gw.clock.advance(1_999)
-  await settle()
+  await settled(gw)
   t.equal(gw.receiver.received.length, 2, 'a 1 s Retry-After under the 2 s delay: the delay holds')
   gw.clock.advance(1)
   await attempts(gw, 3)
@@ -72,13 +75,14 @@ t.test('a Retry-After longer than the delay is honoured; a shorter one is not', 
 t.test('after the last delay the delivery has failed', async (t) => {
   const gw = await setUp(t, () => ({ status: 500 }))
   await gw.app.orderEvents.publish(gw.events[0]!)
+  poll(gw)
   await attempts(gw, 1)
   gw.clock.advance(1_000)
   await attempts(gw, 2)
   gw.clock.advance(2_000)
   await attempts(gw, 3)
   gw.clock.advance(60_000)
-  await settle()
+  await settled(gw)
   t.equal(gw.receiver.received.length, 3, 'no fourth attempt')
   await eventually('failed logged', () => gw.logs.text().includes('webhook delivery failed'))
 })
@@ -86,11 +90,12 @@ t.test('after the last delay the delivery has failed', async (t) => {
 t.test('410 Gone ends the delivery at once, with an error line naming the URL', async (t) => {
   const gw = await setUp(t, () => ({ status: 410 }))
   await gw.app.orderEvents.publish(gw.events[0]!)
+  poll(gw)
   await eventually('the error line', () =>
     gw.logs.lines().some((l) => l.level === 50 && l.url === gw.receiver.url),
   )
   gw.clock.advance(60_000)
-  await settle()
+  await settled(gw)
   t.equal(gw.receiver.received.length, 1, 'never tried again')
   const metrics = await (await fetch((await gw.app.metricsUrl())!)).text()
   t.match(metrics, /gateway_webhook_deliveries_total\{outcome="gone"\} 1/)
@@ -101,8 +106,9 @@ t.test('a redirect is not followed: it is a failed attempt', async (t) => {
     n === 1 ? { status: 307, headers: { location: '/elsewhere' } } : { status: 200 },
   )
   await gw.app.orderEvents.publish(gw.events[0]!)
+  poll(gw)
   await attempts(gw, 1)
-  await settle()
+  await settled(gw)
   t.equal(gw.receiver.received.length, 1, 'nothing sent to the location')
   t.match(await recorded(gw), 1, 'the 307 counted as an attempt')
   gw.clock.advance(1_000)
@@ -114,6 +120,7 @@ t.test('a receiver that hangs past WEBHOOK_TIMEOUT_MS, or cuts the connection, i
     env: { WEBHOOK_TIMEOUT_MS: '300' },
   })
   await gw.app.orderEvents.publish(gw.events[0]!)
+  poll(gw)
   await attempts(gw, 1)
   await eventually('the timeout counted', async () => {
     const text = await (await fetch((await gw.app.metricsUrl())!)).text()
@@ -134,8 +141,9 @@ t.test("one order's next event waits while the first is pending", async (t) => {
   const [created, completed] = gw.events
   await gw.app.orderEvents.publish(created!)
   await gw.app.orderEvents.publish(completed!)
+  poll(gw)
   await attempts(gw, 1)
-  await settle()
+  await settled(gw)
   t.same(gw.receiver.ids(), [created!.id], 'COMPLETED held back behind the failing created')
   gw.clock.advance(1_000)
   await attempts(gw, 3)

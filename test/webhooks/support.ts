@@ -74,6 +74,9 @@ export interface WebhookGatewayOptions {
   deps?: AppDeps
 }
 
+/** How often the deliveries poll in these tests, on the gateway's clock (which stands still unless moved). */
+const POLL_MS = 10
+
 /** A gateway sending webhooks, its schedule short, its clock fake and its jitter none unless told. */
 export async function webhookGateway(t: Test, opts: WebhookGatewayOptions) {
   const clock = opts.clock ?? fakeClock()
@@ -82,7 +85,7 @@ export async function webhookGateway(t: Test, opts: WebhookGatewayOptions) {
     deps: {
       clock,
       random: opts.random ?? (() => 0.5),
-      deliveryTuning: { pollMs: 10 },
+      deliveryTuning: { pollMs: POLL_MS },
       metricsPort: 0,
       ...opts.deps,
     },
@@ -126,8 +129,14 @@ export async function sandboxOrderEvents(gw: Gateway, statuses: OrderEvent['stat
   return events
 }
 
-/** Lets the worker run a few rounds (real time), to show that nothing more happened. */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
+/** The deliveries' next poll: what was handed on since is looked for (the clock moves by one poll). */
+export const poll = (gw: { clock: FakeClock }) => gw.clock.advance(POLL_MS)
+
+/**
+ * Resolves once the gateway has looked for due deliveries at its clock's time and settled what it
+ * found (app.deliveries.idle): what has not reached the receiver by then was not due.
+ */
+export const settled = (gw: { app: Gateway['app'] }) => gw.app.deliveries.idle()
 
 /** Attempts whose outcome the gateway has recorded (all outcomes), read from its metrics. */
 export async function recorded(gw: { app: Gateway['app'] }): Promise<number> {
