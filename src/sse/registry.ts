@@ -62,6 +62,7 @@ export class SseRegistry {
   private readonly perIp = new Map<string, number>()
   /** Admitted streams, including those still preparing their first event: what the limits count. */
   private admitted = 0
+  private readonly admittedOf: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
   private readonly open: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
   private readonly sent: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
   private closing = false
@@ -87,6 +88,7 @@ export class SseRegistry {
     if (this.admitted >= this.opts.maxTotal) throw problems.noRoomForStream(retryAfter)
     this.perIp.set(ip, mine + 1)
     this.admitted++
+    this.admittedOf[kind]++
     return { ip, kind, res: undefined, group: undefined, released: false, ...own }
   }
 
@@ -95,6 +97,7 @@ export class SseRegistry {
     if (client.released) return
     client.released = true
     this.admitted--
+    this.admittedOf[client.kind]--
     const left = (this.perIp.get(client.ip) ?? 1) - 1
     if (left > 0) this.perIp.set(client.ip, left)
     else this.perIp.delete(client.ip)
@@ -135,6 +138,11 @@ export class SseRegistry {
 
   openOf(kind: StreamKind): number {
     return this.open[kind]
+  }
+
+  /** Streams admitted and not open yet: their route is still preparing the first event. */
+  preparingOf(kind: StreamKind): number {
+    return this.admittedOf[kind] - this.open[kind]
   }
 
   sentOf(kind: StreamKind): number {

@@ -38,6 +38,8 @@ export interface HubOptions {
 
 export interface StreamStats {
   openStreams: number
+  /** Streams admitted whose order is still being read: they hold a place, and have no event yet. */
+  preparing: number
   upstreamSubscriptions: number
   /** Subscriptions whose upstream stream cannot be opened, so their order is polled instead. */
   polling: number
@@ -102,6 +104,7 @@ export class StatusHub implements StreamSource {
   stats(): StreamStats {
     return {
       openStreams: this.opts.streams.openOf('status'),
+      preparing: this.opts.streams.preparingOf('status'),
       upstreamSubscriptions: this.feeds.size,
       polling: countPolling(this.feeds.values()),
       reconnects: this.reconnects,

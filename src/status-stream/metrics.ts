@@ -5,6 +5,11 @@ import type { StatusHub } from './hub.js'
 export function statusStreamMetrics(metrics: Metrics, hub: StatusHub): void {
   metrics.read(() => hub.stats(), {
     gateway_streams_open: { kind: 'gauge', help: 'Client status streams open', pick: (s) => s.openStreams },
+    gateway_streams_preparing: {
+      kind: 'gauge',
+      help: 'Client status streams admitted whose order is still being read (no event sent yet)',
+      pick: (s) => s.preparing,
+    },
     gateway_upstream_subscriptions: {
       kind: 'gauge',
       help: 'Upstream status-stream subscriptions open (one per watched order)',

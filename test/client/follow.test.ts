@@ -1,31 +1,13 @@
 // followOrder: the snapshot and every update delivered typed, the end reached by itself at a terminal
 // status with the final order and no reconnect after it, and a stream that cannot open as a problem.
-import { EventSource, type EventSourceInit } from 'eventsource'
 import t, { type Test } from 'tap'
 import type { FollowHandlers, GatewayProblem, Order, Snapshot, StatusUpdate } from 'swap-gateway-client'
 import { eventually } from '../helpers/eventually.js'
 import { orderBody } from '../helpers/picks.js'
 import { subscribed } from '../status-stream/setup.js'
-import { clientGateway } from './setup.js'
+import { clientGateway, countingEventSource, pastReconnects } from './setup.js'
 
 const HOUR = 60 * 60_000
-
-/** The `eventsource` class, counting every connection it makes (reconnects included). */
-function countingEventSource() {
-  const connections: string[] = []
-  class Counting extends EventSource {
-    constructor(url: string | URL, init?: EventSourceInit) {
-      super(url, {
-        ...init,
-        fetch: (input, options) => {
-          connections.push(String(input))
-          return fetch(input, options)
-        },
-      })
-    }
-  }
-  return { EventSource: Counting, connections }
-}
 
 /** Handlers that record what they are given, in order. */
 function recorder() {
@@ -46,9 +28,6 @@ function recorder() {
     eventually(`${n} ${kind}`, () => kinds().filter((k) => k === kind).length >= n)
   return { seen, handlers, kinds, has }
 }
-
-/** Longer than the jittered retry advice (100 ms ± 50 %): a reconnect would have happened by then. */
-const pastRetry = () => new Promise((resolve) => setTimeout(resolve, 500))
 
 async function followNewOrder(t: Test) {
   const gw = await clientGateway(t)
@@ -89,7 +68,7 @@ t.test('followOrder delivers the snapshot and every update, and ends itself at C
   t.equal(end?.kind === 'end' && end.order.status, 'COMPLETED', 'onEnd gets the final order')
   t.ok(end?.kind === 'end' && end.order.exchangeWithdrawTxLink, 'with its withdrawal link')
 
-  await pastRetry()
+  await pastReconnects(t, counting.connections[0]!)
   t.equal(counting.connections.length, 1, 'no reconnect after the end')
   t.equal(rec.seen.length, 5, 'nothing after the end')
 })
@@ -101,7 +80,7 @@ t.test('followOrder ends at ERROR with the failed order', async (t) => {
   t.same(rec.kinds(), ['snapshot', 'update', 'end'])
   const end = rec.seen.at(-1)
   t.equal(end?.kind === 'end' && end.order.status, 'ERROR')
-  await pastRetry()
+  await pastReconnects(t, counting.connections[0]!)
   t.equal(counting.connections.length, 1, 'no reconnect after the end')
 })
 
@@ -111,7 +90,7 @@ t.test('followOrder ends at TIMED_OUT when the order expires unfunded', async (t
   await rec.has('end')
   const end = rec.seen.at(-1)
   t.equal(end?.kind === 'end' && end.order.status, 'TIMED_OUT')
-  await pastRetry()
+  await pastReconnects(t, counting.connections[0]!)
   t.equal(counting.connections.length, 1, 'no reconnect after the end')
 })
 
@@ -127,7 +106,7 @@ t.test('following an order that is already over ends with its snapshot', async (
   t.same(rec.kinds(), ['snapshot', 'end'])
   const end = rec.seen.at(-1)
   t.equal(end?.kind === 'end' && end.order.status, 'ERROR', 'the snapshot is the final order')
-  await pastRetry()
+  await pastReconnects(t, counting.connections[0]!)
   t.equal(counting.connections.length, 1, 'no reconnect after the end')
 })
 
@@ -172,10 +151,14 @@ t.test('close() stops following: no handler is called afterwards', async (t) => 
   const client = gw.client({ EventSource: counting.EventSource })
   const following = client.followOrder(order.uuid, second.handlers)
   await second.has('snapshot')
+  const streams = () => gw.app.statusHub.stats().openStreams
+  t.equal(streams(), 2, 'both streams open')
   following.close()
+  // Once the gateway has let it go, nothing more can come on that stream, and a closed one never reconnects.
+  await eventually('the gateway to see the closed one leave', () => streams() === 1)
   gw.control.deposit(order.uuid)
   await rec.has('update')
-  await pastRetry()
   t.same(second.kinds(), ['snapshot'], 'the closed one heard nothing more')
   t.equal(rec.seen.length, before + 1, 'the open one did')
+  t.equal(counting.connections.length, 2, 'and neither reconnected')
 })

@@ -1,11 +1,12 @@
 // The typed client against a listening gateway in front of a fresh sandbox: Node's global fetch, the
 // `eventsource` package as EventSource, a movable clock, and an EIP-1193 wallet over a viem key.
-import { EventSource } from 'eventsource'
+import { EventSource, type EventSourceInit } from 'eventsource'
 import type { Test } from 'tap'
 import type { PrivateKeyAccount } from 'viem'
 import { createGatewayClient, type GatewayClientOptions, GatewayProblem } from 'swap-gateway-client'
 import type { Eip1193Provider } from 'swap-gateway-client'
 import { startAuthGateway } from '../auth/client.js'
+import { eventually } from '../helpers/eventually.js'
 import { newWallet } from '../helpers/wallet.js'
 import type { GatewayOptions } from '../helpers/gateway.js'
 import { roomyLimits } from '../helpers/limits.js'
@@ -14,13 +15,47 @@ import { picks } from '../helpers/picks.js'
 export async function clientGateway(t: Test, opts: GatewayOptions = {}) {
   const gw = await startAuthGateway(t, {
     ...opts,
-    // Browsers would wait 5 s before reconnecting; a test that counts reconnects need not.
-    env: { RATE_LIMITS: roomyLimits(100_000), SSE_RETRY_MS: '100', ...opts.env },
+    // Browsers would wait 5 s before reconnecting, and a shutdown would take 5 s; tests need not.
+    env: { RATE_LIMITS: roomyLimits(100_000), SSE_RETRY_MS: '100', SSE_DRAIN_SPREAD_MS: '0', ...opts.env },
+    // No jitter: every stream is advised the same `retry:`, which pastReconnects relies on.
+    deps: { random: () => 0.5, ...opts.deps },
   })
   const p = picks(gw.sandbox.control.tokens())
   const client = (more: GatewayClientOptions = {}) =>
     createGatewayClient({ baseUrl: gw.url, EventSource, ...more })
   return { ...gw, control: gw.sandbox.control, p, client }
+}
+
+/** The `eventsource` class, counting every connection it makes (reconnects included). */
+export function countingEventSource() {
+  const connections: string[] = []
+  class Counting extends EventSource {
+    constructor(url: string | URL, init?: EventSourceInit) {
+      super(url, {
+        ...init,
+        fetch: (input, options) => {
+          connections.push(String(input))
+          return fetch(input, options)
+        },
+      })
+    }
+  }
+  return { EventSource: Counting, connections }
+}
+
+/**
+ * Resolves once any stream of `url` the gateway ended before now would have been reconnected, had its
+ * EventSource been left open: a witness opened now, and left open, is ended too (a finished order's
+ * stream at once, a quote's at its longest life) and comes back. The EventSource waits the gateway's
+ * `retry:` advice on the process's timers, the same for every stream here (clientGateway), and Node
+ * runs timers of one delay in the order they were set: the witness's reconnect is the later one.
+ */
+export async function pastReconnects(t: Test, url: string): Promise<void> {
+  const witness = countingEventSource()
+  const source = new witness.EventSource(url)
+  t.teardown(() => source.close())
+  await eventually('the witness to reconnect', () => witness.connections.length === 2)
+  source.close()
 }
 
 /** A wallet as a dapp sees it: an EIP-1193 provider over a private-key account; records its calls. */

@@ -4,7 +4,7 @@
 import t from 'tap'
 import type { GatewayProblem, LiveQuote, PageVisibility, QuoteHandlers } from 'swap-gateway-client'
 import { eventually } from '../helpers/eventually.js'
-import { clientGateway } from './setup.js'
+import { clientGateway, countingEventSource, pastReconnects } from './setup.js'
 
 function recorder() {
   const quotes: LiveQuote[] = []
@@ -95,11 +95,13 @@ t.test("the end of the stream's longest life is onEnd, with no reconnect", async
     amount: 5,
     amountIsDeposit: true,
   }
-  gw.client().watchQuote(params, rec.handlers)
+  const counting = countingEventSource()
+  gw.client({ EventSource: counting.EventSource }).watchQuote(params, rec.handlers)
   await eventually('the end', () => rec.ended() === 1)
   await eventually('the gateway holds nothing', () => gw.app.quoteHub.stats().openStreams === 0)
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  t.equal(gw.app.quoteHub.stats().polled, 0, 'nobody reconnected')
+  await pastReconnects(t, counting.connections[0]!)
+  t.equal(counting.connections.length, 1, 'nobody reconnected')
+  t.equal(gw.app.quoteHub.stats().polled, 0, 'the gateway polls for nobody')
   t.equal(rec.quotes.length, 1)
 })
 

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { eventually } from '../helpers/eventually.js'
 import { runGateway } from '../helpers/process.js'
 
 t.test('npm start without UPSTREAM_URL starts the sandbox and says so in its first log line', async (t) => {
@@ -53,7 +54,13 @@ t.test(
     })
     t.ok(fault.ok, 'fault queued')
     const inFlight = fetch(`${url}/api/v1/orders/${crypto.randomUUID()}`)
-    await new Promise((r) => setTimeout(r, 200))
+    // In flight once the sandbox holds it: the child's sandbox keeps its request log behind its controls.
+    const upstreamReads = async () => {
+      const res = await fetch(`${first.sandbox}/__sandbox/requests`)
+      const log = (await res.json()) as Array<{ route: string }>
+      return log.filter((r) => r.route === 'GET /v1/orders/:uuid').length
+    }
+    await eventually('the read held by the sandbox', async () => (await upstreamReads()) === 1)
     gw.child.kill('SIGTERM')
     const res = await inFlight
     t.equal(res.status, 404, 'the in-flight request got its real answer')

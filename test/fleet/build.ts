@@ -8,6 +8,7 @@ import { cp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { eventually } from '../helpers/eventually.js'
 
 const run = promisify(execFile)
 const ROOT = process.cwd()
@@ -51,31 +52,40 @@ async function build(dir: string): Promise<void> {
   await writeFile(join(dir, DONE), new Date().toISOString())
 }
 
+/** A lock folder older than any build is left over from a killed run. */
+const STALE_LOCK_MS = 300_000
+
 /** The folder holding `dist/server.js`, built now or by an earlier fleet file. */
 export async function productionBuild(): Promise<string> {
   const dir = join(tmpdir(), `swap-gateway-fleet-${await contentHash()}`)
   const lock = `${dir}.lock`
+  const built = () => exists(join(dir, DONE))
+  const stale = () =>
+    stat(lock).then(
+      (s) => Date.now() - s.mtimeMs > STALE_LOCK_MS,
+      () => false,
+    )
   for (const deadline = Date.now() + 600_000; ;) {
-    if (await exists(join(dir, DONE))) return dir
+    if (await built()) return dir
     const mine = await mkdir(lock).then(
       () => true,
       () => false,
     )
     if (mine) {
       try {
-        if (!(await exists(join(dir, DONE)))) await build(dir)
+        if (!(await built())) await build(dir)
         return dir
       } finally {
         await rm(lock, { recursive: true, force: true })
       }
     }
-    // Another file builds it; a lock older than any build is left over from a killed run.
-    const age = await stat(lock).then(
-      (s) => Date.now() - s.mtimeMs,
-      () => 0,
+    // Another file builds it, in its own process: wait until it is built or the lock is let go (that
+    // build failed: try again) or stale.
+    await eventually(
+      `the fleet build at ${dir}`,
+      async () => (await built()) || !(await exists(lock)) || (await stale()),
+      Math.max(0, deadline - Date.now()),
     )
-    if (age > 300_000) await rm(lock, { recursive: true, force: true })
-    if (Date.now() > deadline) throw new Error(`the fleet build at ${dir} did not finish`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    if (await stale()) await rm(lock, { recursive: true, force: true })
   }
 }

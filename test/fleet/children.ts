@@ -6,8 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { UNCOVERED_CHILD } from '../helpers/process.js'
+import { readLines, UNCOVERED_CHILD } from '../helpers/process.js'
 
 const running = new Set<ChildProcess>()
 let pidFile: string | undefined
@@ -76,52 +75,23 @@ export function startChild(
       resolve(null)
     })
   })
-  const lines: Array<Record<string, unknown>> = []
-  const waiters = new Set<() => void>()
   let err = ''
   proc.stderr?.on('data', (d) => {
     err += d
   })
-  createInterface({ input: proc.stdout! }).on('line', (text) => {
-    try {
-      lines.push(JSON.parse(text) as Record<string, unknown>)
-    } catch {
-      lines.push({ raw: text })
-    }
-    for (const w of waiters) w()
-  })
+  const { lines, waitFor } = readLines(proc.stdout!)
   const child: Child = {
     name,
     process: proc,
     lines,
     stderr: () => err,
     exited,
-    waitFor(what, pred, ms = 60_000) {
-      return new Promise((resolve, reject) => {
-        const done = () => {
-          waiters.delete(check)
-          clearTimeout(timer)
-        }
-        const check = () => {
-          const found = lines.find(pred)
-          if (found) {
-            done()
-            resolve(found)
-          }
-        }
-        const fail = (why: string) => {
-          done()
-          reject(new Error(`${name}: ${why} waiting for ${what}; stderr: ${err.slice(-2000)}`))
-        }
-        const timer = setTimeout(() => fail('timed out'), ms)
-        waiters.add(check)
-        void exited.then((code) => {
-          check()
-          if (waiters.has(check)) fail(`exited ${code}`)
-        })
-        check()
-      })
-    },
+    waitFor: (what, pred, ms = 60_000) =>
+      waitFor(
+        pred,
+        ms,
+        (why) => new Error(`${name}: ${why} waiting for ${what}; stderr: ${err.slice(-2000)}`),
+      ),
     async kill() {
       if (proc.exitCode !== null || proc.signalCode !== null) return
       proc.kill('SIGKILL')

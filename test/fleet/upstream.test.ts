@@ -6,7 +6,7 @@ import t from 'tap'
 import { fetch } from 'undici'
 import { eventually } from '../helpers/eventually.js'
 import { picks } from '../helpers/picks.js'
-import { fleetSkip, type Fleet, startFleet } from './fleet.js'
+import { CHECK, fleetSkip, type Fleet, type Instance, startFleet } from './fleet.js'
 
 /** The window for "no upstream answer recently", shortened as an operator can (two 1 s catalog reloads). */
 const UPSTREAM_WINDOW_MS = 3000
@@ -49,19 +49,33 @@ t.test(
     t.equal(quote, 200, 'quotes are served before the outage')
 
     await fleet.relay.refuse()
+    const outage = Date.now()
+    // Each instance's window runs from its last upstream answer, before the outage: a health check it
+    // answers from outage + window on is past it. An instance that used to fail readiness then was out
+    // after CHECK.fall such checks, so the outage is sampled until each has answered more than that.
+    const checks = (i: Instance) =>
+      i.child.lines.filter((l) => l.msg === 'request completed' && l.url === '/readyz')
+    const pastWindow = (i: Instance) => checks(i).filter((l) => Number(l.time) >= outage + UPSTREAM_WINDOW_MS)
+    const allChecks = () => fleet.instances.reduce((n, i) => n + checks(i).length, 0)
     const seen: Array<{ path: string; status: number; type: string }> = []
     const notUp = new Set<string>()
-    // Past the window in which an instance that heard nothing from the upstream used to fail readiness,
-    // the balancer keeps every instance, and clients get the gateway's answers.
-    for (const started = Date.now(); Date.now() - started < UPSTREAM_WINDOW_MS + 5000;) {
+    for (;;) {
       for (const [name, state] of Object.entries(await fleet.balancer.states()))
         if (state !== 'UP') notUp.add(name)
+      if (fleet.instances.every((i) => pastWindow(i).length > CHECK.fall)) break
       for (const path of ['/api/v1/tokens', QUOTE]) {
         const res = await get(`${fleet.url}${path}`)
         seen.push({ path, status: res.status, type: res.type })
       }
-      await new Promise((resolve) => setTimeout(resolve, 250))
+      // A round of samples per health check the balancer makes, whichever instance it checks.
+      const before = allChecks()
+      await eventually('the next health check', () => allChecks() > before)
     }
+    t.same(
+      fleet.instances.flatMap((i) => pastWindow(i).filter((l) => l.status !== 200)),
+      [],
+      'every health check past the window is answered 200',
+    )
     t.same([...notUp], [], 'haproxy never took an instance out')
     const catalog = seen.filter((s) => s.path === '/api/v1/tokens')
     t.same(

@@ -2,6 +2,7 @@
 // Redis that goes away mid-test (a private redis-server, killed) must not take the gateway down.
 import { randomInt, randomUUID } from 'node:crypto'
 import t from 'tap'
+import { eventually } from '../helpers/eventually.js'
 import { startGateway } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { assertProblem } from '../helpers/problem.js'
@@ -60,9 +61,10 @@ t.test('two gateways on one Redis replay one Idempotency-Key record', { skip: no
   // The first create is held upstream long enough for the second instance to see it running.
   a.sandbox.control.fault('POST /v1/orders/create', { kind: 'delay', ms: 1_500 })
   const first = create(a, orderBody(p))
-  while (a.sandbox.control.requestsTo('POST /v1/orders/create').length === 0) {
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
+  await eventually(
+    'the first create held upstream',
+    () => a.sandbox.control.requestsTo('POST /v1/orders/create').length === 1,
+  )
   assertProblem(t, await create(b, orderBody(p)), 'IDEMPOTENCY_IN_PROGRESS')
 
   const created = await first
@@ -155,7 +157,8 @@ t.test(
     t.notMatch(gw.logs.text(), redis.url, 'the Redis URL is not logged')
 
     await redis.start()
-    for (let i = 0; i < 100 && !gw.app.redis?.up; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    // ioredis reconnects on its own backoff (at most 1 s apart), on the process's timers.
+    await eventually('the gateway back on Redis', () => gw.app.redis?.up === true, 10_000)
     const back = await gw.app.inject({ url: '/readyz' })
     t.notOk(back.json().degraded, 'readiness recovers when Redis is back')
     t.ok(

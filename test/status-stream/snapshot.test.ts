@@ -71,6 +71,7 @@ t.test('an unknown order is ORDER_NOT_FOUND, and no upstream stream is opened fo
   t.equal(gw.control.requestsTo(STREAM_ROUTE).length, 0)
   t.same(gw.app.statusHub.stats(), {
     openStreams: 0,
+    preparing: 0,
     upstreamSubscriptions: 0,
     polling: 0,
     reconnects: 0,
