@@ -12,6 +12,7 @@ import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { buildSandbox } from '../../src/sandbox/app.js'
 import { TERMINAL_STATUSES } from '../../src/upstream/schemas.js'
+import { eventually } from '../helpers/eventually.js'
 import { TEST_SESSION_SECRET, TEST_TENANT_KEY } from '../helpers/gateway.js'
 import { orderBody, picks } from '../helpers/picks.js'
 import { roomyLimits } from '../helpers/limits.js'
@@ -224,9 +225,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     for (const order of control.orders()) finalStates[order.status] = (finalStates[order.status] ?? 0) + 1
     const sawFinal = streams.filter((s) => s.done && s.last === control.order(s.uuid)?.status).length
 
-    // The sandbox's request log is the simulator's, not the gateway's: it is let go before measuring.
+    // The sandbox's request log is the simulator's, not the gateway's: it is let go before measuring,
+    // once the closed streams are let go on both sides (a stream still held is not a leak).
     control.clearRequests()
-    await new Promise((r) => setTimeout(r, 200))
+    await eventually(
+      'every stream released',
+      () =>
+        app.sseRegistry.openOf('status') + app.sseRegistry.preparingOf('status') === 0 &&
+        app.statusHub.stats().upstreamSubscriptions === 0 &&
+        control.openStreams() === 0,
+      30_000,
+    )
     collectGarbage()
     const after = process.memoryUsage()
     return {
