@@ -91,17 +91,20 @@ t.test('every module of the gateway imports only from its own layer or below', a
   t.same(upward, [], 'no import points up a layer')
 })
 
-t.test('the sandbox reaches the gateway only for the clock and the type of its development entry', async (t) => {
-  // The clock is shared so that one fake clock drives the gateway and the sandbox in a test; it
-  // imports nothing, so the sandbox still stands apart from the gateway's code.
-  t.same(importsOf('clock.ts'), [], 'the clock imports nothing')
-  const outside = files
-    .filter((f) => f.startsWith('sandbox/'))
-    .flatMap((file) => importsOf(file).map(({ target }) => ({ file, target })))
-    .filter(({ target }) => !target.startsWith('sandbox/') && target !== 'clock.ts')
-    .map(({ file, target }) => `src/${file} → src/${target}`)
-  t.same(outside, ['src/sandbox/start.ts → src/dev/upstream.ts'])
-})
+t.test(
+  'the sandbox reaches the gateway only for the clock and the type of its development entry',
+  async (t) => {
+    // The clock is shared so that one fake clock drives the gateway and the sandbox in a test; it
+    // imports nothing, so the sandbox still stands apart from the gateway's code.
+    t.same(importsOf('clock.ts'), [], 'the clock imports nothing')
+    const outside = files
+      .filter((f) => f.startsWith('sandbox/'))
+      .flatMap((file) => importsOf(file).map(({ target }) => ({ file, target })))
+      .filter(({ target }) => !target.startsWith('sandbox/') && target !== 'clock.ts')
+      .map(({ file, target }) => `src/${file} → src/${target}`)
+    t.same(outside, ['src/sandbox/start.ts → src/dev/upstream.ts'])
+  },
+)
 
 t.test('the check sees an upward import', async (t) => {
   t.ok(layerOf('edge/plugin.ts') < layerOf('auth/plugin.ts'), 'edge is below auth')
