@@ -62,7 +62,8 @@ function collectGarbage(): void {
 
 interface Stream {
   uuid: string
-  es: EventSource
+  /** Let go once the stream has ended: the harness's own objects are not the gateway's heap. */
+  es?: EventSource
   last?: string
   done: boolean
 }
@@ -121,22 +122,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
   }
 
   function follow(uuid: string) {
-    const stream: Stream = {
-      uuid,
-      done: false,
-      es: new EventSource(`${base}/api/orders/${uuid}/status-stream`),
-    }
+    const es = new EventSource(`${base}/api/orders/${uuid}/status-stream`)
+    const stream: Stream = { uuid, done: false, es }
     const seen = (data: string) => {
       const status = (JSON.parse(data) as { status?: string }).status
       if (!status) return
       stream.last = status
       if (TERMINAL_STATUSES.has(status as never)) {
         stream.done = true
-        stream.es.close()
+        es.close()
+        stream.es = undefined
       }
     }
-    stream.es.addEventListener('snapshot', (e) => seen(e.data))
-    stream.es.addEventListener('orders:status-update', (e) => seen(e.data))
+    es.addEventListener('snapshot', (e) => seen(e.data))
+    es.addEventListener('orders:status-update', (e) => seen(e.data))
     streams.push(stream)
   }
 
@@ -217,7 +216,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     }
     const settleBy = Date.now() + 30_000
     while (streams.some((s) => !s.done) && Date.now() < settleBy) await new Promise((r) => setTimeout(r, 100))
-    for (const s of streams) s.es.close()
+    for (const s of streams) s.es?.close()
 
     let readBack = 0
     for (const uuid of created) if ((await call(`/api/v1/orders/${uuid}`)).status === 200) readBack++
@@ -258,7 +257,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
   } finally {
     clearInterval(mover)
     clearInterval(dropper)
-    for (const s of streams) s.es.close()
+    for (const s of streams) s.es?.close()
     await app.close()
     await sandbox.app.close()
   }
