@@ -38,18 +38,22 @@ export class PushSink {
     await this.handOn(event).catch(() => this.hold(event))
   }
 
-  /** What an outage held, handed on in the order it came; from the first that fails again, held again. */
+  /**
+   * What an outage held, handed on in the order it came, those held while this runs (the link is not
+   * up yet) included; the first that fails stays, with those after it, for the next recovery.
+   */
   async handOnHeld(): Promise<void> {
-    const held = this.held
-    this.held = []
     this.dropping = false
-    for (const [i, event] of held.entries()) {
+    while (this.held.length > 0) {
+      const event = this.held[0]!
       try {
         await this.handOn(event)
       } catch {
-        this.held = [...held.slice(i), ...this.held]
         return
       }
+      // Unless the cap dropped it meanwhile, or a recovery running beside this one handed it on too
+      // (the channel takes an event once per subscription, whoever hands it on).
+      if (this.held[0] === event) this.held.shift()
     }
   }
 
