@@ -90,7 +90,11 @@ export function startChild(
       waitFor(
         pred,
         ms,
-        (why) => new Error(`${name}: ${why} waiting for ${what}; stderr: ${err.slice(-2000)}`),
+        (why) =>
+          new Error(
+            `${name}: ${why} waiting for ${what} (exit code ${proc.exitCode}, signal ${proc.signalCode}); ` +
+              `last lines: ${JSON.stringify(lines.slice(-5))}; stderr: ${err.slice(-2000)}`,
+          ),
       ),
     async kill() {
       if (proc.exitCode !== null || proc.signalCode !== null) return
