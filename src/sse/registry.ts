@@ -60,8 +60,7 @@ const END_BATCH = 100
 
 export class SseRegistry {
   private readonly perIp = new Map<string, number>()
-  /** Admitted streams, including those still preparing their first event: what the limits count. */
-  private admitted = 0
+  /** Admitted streams by kind, including those still preparing their first event: what the limits count. */
   private readonly admittedOf: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
   private readonly open: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
   private readonly sent: Record<StreamKind, number> = { status: 0, quote: 0, wallet: 0 }
@@ -85,9 +84,9 @@ export class SseRegistry {
     const retryAfter = Math.max(1, Math.ceil(this.opts.retryMs / 1000))
     const mine = this.perIp.get(ip) ?? 0
     if (mine >= this.opts.maxPerIp) throw problems.tooManyStreams(this.opts.maxPerIp, retryAfter)
-    if (this.admitted >= this.opts.maxTotal) throw problems.noRoomForStream(retryAfter)
+    const { status, quote, wallet } = this.admittedOf
+    if (status + quote + wallet >= this.opts.maxTotal) throw problems.noRoomForStream(retryAfter)
     this.perIp.set(ip, mine + 1)
-    this.admitted++
     this.admittedOf[kind]++
     return { ip, kind, res: undefined, group: undefined, released: false, ...own }
   }
@@ -96,7 +95,6 @@ export class SseRegistry {
   release(client: StreamClient): void {
     if (client.released) return
     client.released = true
-    this.admitted--
     this.admittedOf[client.kind]--
     const left = (this.perIp.get(client.ip) ?? 1) - 1
     if (left > 0) this.perIp.set(client.ip, left)
