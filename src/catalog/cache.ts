@@ -102,13 +102,19 @@ export class CatalogCache {
     })
   }
 
-  async read(trigger: LoadTrigger): Promise<CatalogRead> {
+  /** The copy while it is fresh (a HIT), without a promise or a turn: nearly every read. */
+  fresh(): CatalogRead | undefined {
     const held = this.copies.peek(KEY)
     // lru-cache calls an entry stale only once its remaining TTL is below zero.
-    if (held && this.copies.getRemainingTTL(KEY) >= 0) {
-      this.counts.hits += 1
-      return { version: held, status: 'HIT' }
-    }
+    if (!held || this.copies.getRemainingTTL(KEY) < 0) return undefined
+    this.counts.hits += 1
+    return { version: held, status: 'HIT' }
+  }
+
+  async read(trigger: LoadTrigger): Promise<CatalogRead> {
+    const fresh = this.fresh()
+    if (fresh) return fresh
+    const held = this.copies.peek(KEY)
     if (held && this.servable(held)) {
       this.counts.staleServed += 1
       // Returns the held copy at once; the load (if one starts) replaces it when it lands.

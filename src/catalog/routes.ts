@@ -59,7 +59,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
       },
     },
     async (request, reply) => {
-      const { version, status } = await cache.read(request)
+      const { version, status } = cache.fresh() ?? (await cache.read(request))
       const key = filterKey(request.query)
       const body =
         key === undefined
@@ -86,7 +86,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
     },
     async (request, reply) => {
       const { id } = request.params
-      let { version, status } = await cache.read(request)
+      let { version, status } = cache.fresh() ?? (await cache.read(request))
       if (!version.byId.has(id)) {
         const fresher = await cache.refreshForUnknownId(request)
         if (fresher) ({ version, status } = { version: fresher, status: 'MISS' })
@@ -118,7 +118,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: CatalogRoutesOpt
       },
     },
     async (request, reply) => {
-      const { version, status } = await cache.read(request)
+      const { version, status } = cache.fresh() ?? (await cache.read(request))
       const body = bodies.get(version, 'chains', () => distinctChains(version.tokens))
       return send(request, reply, body, status)
     },

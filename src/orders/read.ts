@@ -6,13 +6,18 @@
 import type { Clock } from '../clock.js'
 import { GatewayError } from '../errors.js'
 import type { CallContext, UpstreamClient, UpstreamReply } from '../upstream/client.js'
+import { CheckedBodies } from '../upstream/checked-bodies.js'
 import { Coalescer } from '../upstream/coalesce.js'
 import { type Order, orderSchema } from '../upstream/schemas.js'
 
 type OrderRead = UpstreamReply<Order> & { readAt: number }
 
+/** Orders whose last body is remembered as checked (a few kB each): more than are followed at once. */
+const CHECKED_ORDERS = 1_000
+
 export class OrderReader {
   private readonly coalescer: Coalescer<OrderRead>
+  private readonly checked = new CheckedBodies<Order>(CHECKED_ORDERS)
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -40,6 +45,7 @@ export class OrderReader {
         operation: 'orderRead',
         path: `/v1/orders/${encodeURIComponent(uuid)}`,
         schema: orderSchema,
+        checked: this.checked,
       })
       .then((reply) => ({ ...reply, readAt: this.clock.now() }))
   }

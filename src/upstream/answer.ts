@@ -25,9 +25,10 @@ export function interpretAnswer<T>(
 ): UpstreamReply<T> | Classified {
   const { status, headers, body: raw } = res
   const answer = { operation: call.operation, status, raw }
-  const json = parseJson(raw)
   if (status >= 200 && status < 300) {
-    const parsed = call.schema.safeParse(json)
+    const parsed = call.checked
+      ? call.checked.check(call.path, raw, call.schema, parseJson)
+      : call.schema.safeParse(parseJson(raw))
     if (parsed.success) {
       // With a user's token as well, the upstream may have let the call through on that one.
       if (call.tenantKey && !call.accessToken) effects.tenantKeyWatch.accepted()
@@ -41,7 +42,7 @@ export function interpretAnswer<T>(
   const outcome = classifyAnswer(
     call.operation,
     status,
-    json,
+    parseJson(raw),
     Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
     effects.clock.now(),
   )

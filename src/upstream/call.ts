@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { z } from 'zod'
 import type { RequestTrace } from '../tracing/trace-context.js'
+import type { CheckedBodies } from './checked-bodies.js'
 import type { Operation } from './classify.js'
 
 /** What one client request brings to its upstream calls: identity for logs, and its deadline. */
@@ -30,6 +31,8 @@ export interface UpstreamCall<T> {
   cookie?: string
   /** The documented shape of a 2xx body; anything else is UPSTREAM_BAD_RESPONSE. */
   schema: z.ZodType<T>
+  /** Bodies this path answered before, already checked: the same bytes are not parsed and checked again. */
+  checked?: CheckedBodies<T>
   /** Extra attempts after an unclassified failure of an idempotent call; default the tuning's. */
   retries?: number
 }

@@ -13,12 +13,13 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Pool, request } from 'undici'
 import type { CatalogStats } from '../../src/catalog/cache.js'
+import { median } from './median.js'
 import { scriptArgs } from './script.js'
 import { cpuMicrosOf, startTarget } from './spawn.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = 32
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 /** A second bare server in the gateway's place: how far two identical servers differ on this machine. */
 const CONTROL = process.env.BENCH_CONTROL === '1'
 
@@ -138,27 +139,21 @@ export async function benchCatalog() {
       ['304 (br)', { 'accept-encoding': 'br', 'if-none-match': br.etag }, 304],
     ] as const
     const before = await statsOf(gateway)
-    const results: Record<string, Record<keyof typeof urls, Cell>> = {}
+    const results: Record<string, Record<keyof typeof urls, Cell[]>> = {}
     let served = 0
     for (const [name, headers, expect] of scenarios) {
-      const best = {
-        gateway: { rps: 0, mbps: 0, cpu: Number.POSITIVE_INFINITY },
-        'catalog only': { rps: 0, mbps: 0, cpu: Number.POSITIVE_INFINITY },
-        bare: { rps: 0, mbps: 0, cpu: Number.POSITIVE_INFINITY },
-      }
+      const rounds: Record<keyof typeof urls, Cell[]> = { gateway: [], 'catalog only': [], bare: [] }
       for (const url of Object.values(urls)) await rps(url, headers, expect, 1)
-      // Interleaved rounds, best of each: the machine's other load hits every target alike.
+      // Interleaved rounds: the machine's drift hits the targets of a round alike, so each ratio is
+      // taken within its round, and the median of the rounds' ratios reported.
       for (let round = 0; round < ROUNDS; round++) {
         for (const [target, url] of Object.entries(urls) as Array<[keyof typeof urls, string]>) {
           const r = await withCpu(processes[target], () => rps(url, headers, expect))
           if (target === 'gateway') served += r.total
-          // Best of the rounds: the most requests per second, the least CPU per request.
-          const cell = best[target]
-          if (r.rps > cell.rps) Object.assign(cell, { rps: r.rps, mbps: r.mbps })
-          cell.cpu = Math.min(cell.cpu, r.cpu)
+          rounds[target].push(r)
         }
       }
-      results[name] = best
+      results[name] = rounds
     }
     const after = await statsOf(gateway)
     await rps(naive.url, {}, 200, 1)
@@ -166,46 +161,58 @@ export async function benchCatalog() {
 
     console.log(
       `\ncatalog: ${identity.body.length} bytes (br ${br.body.length}, gzip ${gzip.body.length}); ` +
-        `${CONNECTIONS} connections, best of ${ROUNDS} interleaved rounds of ${SECONDS}s per cell (BENCH_ROUNDS, BENCH_SECONDS)` +
+        `${CONNECTIONS} connections, medians of ${ROUNDS} interleaved rounds of ${SECONDS}s per cell (BENCH_ROUNDS, BENCH_SECONDS)` +
         (CONTROL ? ' (control: "gateway" is a second bare server)' : ''),
     )
+    /** Per round, a of the gateway over b of the bare server; their median and the rounds. */
+    const paired = (name: string, of: (c: Cell) => number) => {
+      const values = results[name]!.gateway.map((c, i) => of(c) / of(results[name]!.bare[i]!))
+      return { median: median(values), rounds: values.map((v) => v.toFixed(2)).join(', ') }
+    }
+    const med = (name: string, target: keyof typeof urls, of: (c: Cell) => number) =>
+      median(results[name]![target].map(of))
+    const rpsOf = (c: Cell) => c.rps
+    const cpuOf = (c: Cell) => c.cpu
     console.table(
       Object.fromEntries(
-        Object.entries(results).map(([name, r]) => [
+        Object.keys(results).map((name) => [
           name,
           {
-            'gateway req/s': Math.round(r.gateway.rps),
-            'catalog-only req/s': Math.round(r['catalog only'].rps),
-            'bare req/s': Math.round(r.bare.rps),
-            'gateway/bare': Number((r.gateway.rps / r.bare.rps).toFixed(2)),
-            'catalog-only/bare': Number((r['catalog only'].rps / r.bare.rps).toFixed(2)),
-            'gateway MB/s': Math.round(r.gateway.mbps),
-            'CPU µs/req gateway': Number(r.gateway.cpu.toFixed(1)),
-            'CPU µs/req bare': Number(r.bare.cpu.toFixed(1)),
-            'CPU gateway/bare': Number((r.gateway.cpu / r.bare.cpu).toFixed(2)),
+            'gateway req/s': Math.round(med(name, 'gateway', rpsOf)),
+            'catalog-only req/s': Math.round(med(name, 'catalog only', rpsOf)),
+            'bare req/s': Math.round(med(name, 'bare', rpsOf)),
+            'gateway/bare': Number(paired(name, rpsOf).median.toFixed(2)),
+            'gateway MB/s': Math.round(med(name, 'gateway', (c) => c.mbps)),
+            'CPU µs/req gateway': Number(med(name, 'gateway', cpuOf).toFixed(1)),
+            'CPU µs/req bare': Number(med(name, 'bare', cpuOf).toFixed(1)),
+            'CPU gateway/bare': Number(paired(name, cpuOf).median.toFixed(2)),
           },
         ]),
       ),
     )
-    const ratio = (name: string) => results[name]!.gateway.rps / results[name]!.bare.rps
-    const verdict = (name: string, target: number) =>
-      `${name} ${ratio(name).toFixed(2)}x (target >= ${target}) ${ratio(name) >= target ? 'ok' : 'MISSED'}`
+    const verdict = (name: string, target: number) => {
+      const { median: ratio, rounds } = paired(name, rpsOf)
+      return `${name} ${ratio.toFixed(2)}x (rounds: ${rounds}; target >= ${target}) ${ratio >= target ? 'ok' : 'MISSED'}`
+    }
     console.log(
-      `gateway/bare: ${verdict('br', 0.9)}; ${verdict('gzip', 0.9)}; ${verdict('304 (br)', 0.8)}; ` +
-        `identity ${ratio('identity').toFixed(2)}x (no target)`,
+      `gateway/bare req/s: ${verdict('br', 0.9)}; ${verdict('gzip', 0.9)}; ${verdict('304 (br)', 0.8)}; ` +
+        `identity ${paired('identity', rpsOf).median.toFixed(2)}x (no target)`,
     )
     // CPU per request is the steadier measure on a shared machine; the target is the issue's.
-    const cpuRatio = (name: string) => results[name]!.gateway.cpu / results[name]!.bare.cpu
-    const cpuVerdict = (name: string) =>
-      `${name} ${cpuRatio(name).toFixed(2)}x (${results[name]!.gateway.cpu.toFixed(1)} vs ` +
-      `${results[name]!.bare.cpu.toFixed(1)} µs; target <= 1.5) ${cpuRatio(name) <= 1.5 ? 'ok' : 'MISSED'}`
+    const cpuVerdict = (name: string) => {
+      const { median: ratio, rounds } = paired(name, cpuOf)
+      return (
+        `${name} ${ratio.toFixed(2)}x (rounds: ${rounds}; ${med(name, 'gateway', cpuOf).toFixed(1)} vs ` +
+        `${med(name, 'bare', cpuOf).toFixed(1)} µs; target <= 1.5) ${ratio <= 1.5 ? 'ok' : 'MISSED'}`
+      )
+    }
     console.log(
       `CPU per request, gateway/bare: ${cpuVerdict('br')}; ${cpuVerdict('gzip')}; ${cpuVerdict('304 (br)')}; ` +
-        `identity ${cpuRatio('identity').toFixed(2)}x (no target)`,
+        `identity ${paired('identity', cpuOf).median.toFixed(2)}x (no target)`,
     )
     console.log(
       `for scale: JSON.stringify per request (bare node:http, identity) ${Math.round(naiveRps)} req/s = ` +
-        `${(naiveRps / results.identity!.bare.rps).toFixed(3)}x the bare static identity`,
+        `${(naiveRps / med('identity', 'bare', rpsOf)).toFixed(3)}x the bare static identity`,
     )
     if (!CONTROL)
       console.log(

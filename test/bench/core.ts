@@ -5,6 +5,7 @@
 // only; bounded in time.
 import autocannon from 'autocannon'
 import { Pool } from 'undici'
+import { median } from './median.js'
 import { BENCH_TENANT_KEY, benchPair, createOrders } from './setup.js'
 import { startTarget, type Target } from './spawn.js'
 
@@ -197,9 +198,3 @@ export async function benchCore() {
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}

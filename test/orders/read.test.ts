@@ -59,6 +59,19 @@ t.test('an unknown order is ORDER_NOT_FOUND, and a burst of them never opens the
   t.equal((await app.inject(`/api/v1/orders/${uuid}`)).statusCode, 200)
 })
 
+t.test('an order read again is served as the upstream has it now, checked as it changes', async (t) => {
+  const { app, uuid, sandbox } = await withOrder(t)
+  const statusOf = async () => (await app.inject(`/api/v1/orders/${uuid}`)).json().status
+  const before = await statusOf()
+  t.equal(await statusOf(), before)
+  sandbox.control.deposit(uuid)
+  t.not(await statusOf(), before, 'the deposit is seen on the next read')
+  sandbox.control.fault(READ, { kind: 'badBody', count: 10 })
+  assertProblem(t, await app.inject(`/api/v1/orders/${uuid}`), 'UPSTREAM_BAD_RESPONSE')
+  sandbox.control.clearFaults()
+  t.equal((await app.inject(`/api/v1/orders/${uuid}`)).statusCode, 200)
+})
+
 t.test('identical reads in flight share one upstream call', async (t) => {
   const { app, uuid, sandbox } = await withOrder(t)
   sandbox.control.fault(READ, { kind: 'delay', ms: 150 })
