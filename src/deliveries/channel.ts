@@ -100,16 +100,21 @@ export class ChannelWorker implements DeliveryChannel {
   /**
    * Looks for due deliveries (as the poll does) and resolves once that look has ended and every
    * attempt since has settled, the looks they asked for included: until the clock moves or a
-   * delivery is handed on, nothing more is due.
+   * delivery is handed on, nothing more is due. `stats` then gives figures read after the last
+   * attempt settled: a look that found nothing in flight ends it.
    */
   async idle(): Promise<void> {
     if (this.timer === undefined) return
-    const ended = this.lookEnded()
-    this.look(true)
-    await ended
-    while (this.looking || this.inFlight.size > 0) {
-      await Promise.allSettled([...this.inFlight])
-      if (this.looking) await this.lookEnded()
+    for (;;) {
+      const ended = this.lookEnded()
+      this.look(true)
+      await ended
+      // Nothing in flight once the look ended: its figures were read after the last attempt settled.
+      if (!this.looking && this.inFlight.size === 0) return
+      while (this.looking || this.inFlight.size > 0) {
+        await Promise.allSettled([...this.inFlight])
+        if (this.looking) await this.lookEnded()
+      }
     }
   }
 

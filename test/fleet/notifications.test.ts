@@ -89,12 +89,21 @@ const byOrder = (received: Received[]) => {
   return seen
 }
 
-const watched = async (fleet: Fleet) =>
+/** Each instance's reading of a series (0 when absent). */
+const series = async (fleet: Fleet, pattern: RegExp) =>
   Promise.all(
     fleet.instances.map(async (i) => {
       const text = await (await fetch(i.metricsUrl)).text()
-      return Number(/^gateway_watched_orders (\d+)/m.exec(text)?.[1] ?? 0)
+      return Number(pattern.exec(text)?.[1] ?? 0)
     }),
+  )
+
+const watched = (fleet: Fleet) => series(fleet, /^gateway_watched_orders (\d+)/m)
+
+/** Webhook deliveries the fleet has recorded as delivered (counted once the record is settled). */
+const settled = async (fleet: Fleet) =>
+  (await series(fleet, /^gateway_webhook_deliveries_total\{[^}]*outcome="delivered"[^}]*\} (\d+)/m)).reduce(
+    (a, b) => a + b,
   )
 
 /** `count` orders created through the fleet, once every one of them is watched. */
@@ -152,6 +161,16 @@ t.test(
     const receiver = await startReceiver(t)
     const fleet = await startFleet(t, { env: fleetEnv(receiver.url) })
     const uuids = await createWatched(fleet, 6)
+    // This test is about the watch's leases. A delivery the victim had claimed would wait out its own
+    // lease (the sender's deadline plus 30 s) before another instance sent it, holding back the
+    // order's later events meanwhile: the victim dies once every creation is delivered and recorded.
+    await eventually(
+      'every creation delivered and recorded',
+      async () =>
+        uuids.every((u) => byOrder(receiver.acknowledged).get(u)?.[0] === 'AWAITING_USER_DEPOSIT') &&
+        (await settled(fleet)) >= receiver.acknowledged.length,
+      20_000,
+    )
     const counts = await watched(fleet)
     const victim = fleet.instances[counts.indexOf(Math.max(...counts))]!
     victim.child.process.kill('SIGKILL')
