@@ -72,7 +72,7 @@ export interface AppDeps {
 
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
   const sandbox = config.env === 'production' ? undefined : deps.sandbox
-  const { logger, close: closeLog } = createLogger(config.logLevel, deps.logStream, deps.logTo)
+  const { logger, requestLine, close: closeLog } = createLogger(config.logLevel, deps.logStream, deps.logTo)
   const app = Fastify(serverOptions(config.server, logger))
   app.decorate('clock', deps.clock ?? systemClock)
   app.decorate('random', deps.random ?? Math.random)
@@ -94,7 +94,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(tracingPlugin, { config: config.tracing, upstreamHost, tuning: deps.exportTuning })
   await app.register(redisPlugin, config.redis)
   // Every request passes the edge; the OpenAPI collector sees every route registered after it.
-  await app.register(edge, config.edge)
+  await app.register(edge, { ...config.edge, requestLine })
   await app.register(openapiCollector, config.docs)
   // The upstream the capabilities call, then the capabilities.
   await app.register(upstreamPlugin, {

@@ -1,6 +1,8 @@
 // The gateway's pino logger: its level, the redaction of secrets, and where its lines go.
+import { hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { LogBatches } from './log-batches.js'
+import { RequestLine } from './request-line.js'
 
 // Exact paths only: wildcard paths make pino inspect every log call, which cost more than the rest
 // of the per-request line. Tokens, bodies and signatures are never passed to the logger at all (the
@@ -18,6 +20,8 @@ export const REDACT_PATHS = [
 
 export interface GatewayLogger {
   logger: Logger
+  /** Writes the request line straight to the logger's destination (edge/request-line.ts). */
+  requestLine: RequestLine
   /** Writes out what the destination still holds and stops its timer; buildApp calls it on close. */
   close(): void
 }
@@ -31,7 +35,15 @@ export function createLogger(
   stream?: DestinationStream,
   to: number | string = 1,
 ): GatewayLogger {
-  const own = stream ? undefined : new LogBatches(to)
-  const logger = pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, stream ?? own)
-  return { logger, close: () => own?.close() }
+  const destination = stream ?? new LogBatches(to)
+  // pino's default base, named here because the request line writes it too.
+  const base = { pid: process.pid, hostname: hostname() }
+  const logger = pino({ level, base, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination)
+  return {
+    logger,
+    requestLine: new RequestLine(logger, destination, base),
+    close: () => {
+      if (destination instanceof LogBatches) destination.close()
+    },
+  }
 }

@@ -3,6 +3,8 @@
 import { clientIpOf } from './client-ip.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Logger } from 'pino'
+import type { RequestLine } from './request-line.js'
 import { RequestLog } from './request-log.js'
 import { routeUrlOf } from './route-group.js'
 import { shortenIds } from './shorten-ids.js'
@@ -14,6 +16,15 @@ declare module 'fastify' {
     /** The problem code this request ended with, if any. */
     problemCode: string | undefined
   }
+  interface FastifyInstance {
+    /** Writes a request's line while its own child logger is not needed (edge/request-line.ts). */
+    requestLine: RequestLine
+  }
+}
+
+export interface RequestLoggingOptions {
+  /** Writes the line in pino's bytes, straight to the logger's destination. */
+  requestLine: RequestLine
 }
 
 /**
@@ -53,13 +64,19 @@ export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
 export function completeRequest(request: FastifyRequest, reply: FastifyReply) {
   if (request.trace)
     request.server.tracing.finish(request.trace, routeUrlOf(request), reply.statusCode, request.problemCode)
-  const parent = request.log instanceof RequestLog ? request.log.parentWhileUnneeded() : undefined
-  const fields = line(request, reply.statusCode, reply.elapsedTime, parent ? request.id : undefined)
-  ;(parent ?? request.log).info(fields, 'request completed')
+  // Straight to the destination while the request's child is not needed and its parent is its
+  // server's logger, whose bytes the line copies; through the child otherwise.
+  const log = request.server.log
+  const direct = request.log instanceof RequestLog && request.log.parentWhileUnneeded() === log
+  const fields = line(request, reply.statusCode, reply.elapsedTime, direct ? request.id : undefined)
+  if (!direct) request.log.info(fields, 'request completed')
+  else if ((log as Logger).isLevelEnabled('info'))
+    request.server.requestLine.write(fields, 'request completed')
 }
 
 export const requestLogging = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: RequestLoggingOptions) => {
+    app.decorate('requestLine', opts.requestLine)
     // Fastify forbids shared object defaults on requests; each request gets its own in onRequest.
     app.decorateRequest('upstreamTiming', null as unknown as { ms: number })
     app.decorateRequest('problemCode', undefined)

@@ -16,6 +16,7 @@ import { originPolicy } from './origin-policy.js'
 import { problemHandler } from './problem-handler.js'
 import type { RateLimitGroup, RateLimitRule } from './rate-limit-rules.js'
 import { rateLimits } from './rate-limits.js'
+import type { RequestLine } from './request-line.js'
 import { requestMetrics } from './request-metrics.js'
 import { declaredRoutes } from './route-answers.js'
 import { securityHeaders } from './security-headers.js'
@@ -37,6 +38,8 @@ export interface EdgeOptions {
   loopbackDevServers: boolean
   /** RATE_LIMITS over the defaults. */
   rateLimits: Record<RateLimitGroup, RateLimitRule>
+  /** Writes each request's line (edge/request-line.ts). */
+  requestLine: RequestLine
 }
 
 export const edge = fp(
@@ -46,7 +49,7 @@ export const edge = fp(
     // First, so that it sees every route: each must declare what it answers.
     await app.register(declaredRoutes)
     await app.register(clientIp, { header: opts.clientIpHeader })
-    await app.register(requestLogging)
+    await app.register(requestLogging, { requestLine: opts.requestLine })
     await app.register(problemHandler, opts)
     await app.register(draining)
     await app.register(securityHeaders, { https: opts.publicOrigin.startsWith('https:') })

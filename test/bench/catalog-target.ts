@@ -14,11 +14,11 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import Fastify from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
-import pino from 'pino'
 import { buildApp } from '../../src/app.js'
 import { catalogPlugin } from '../../src/catalog/plugin.js'
 import { systemClock } from '../../src/clock.js'
 import { clientIp } from '../../src/edge/client-ip.js'
+import { createLogger } from '../../src/edge/logger.js'
 import { requestLogging } from '../../src/edge/logging.js'
 import { problemHandler } from '../../src/edge/problem-handler.js'
 import { declaredRoutes } from '../../src/edge/route-answers.js'
@@ -99,7 +99,8 @@ async function gateway(upstream: string): Promise<string> {
 }
 
 async function catalogOnly(upstream: string): Promise<string> {
-  const app = Fastify({ loggerInstance: pino({ level: 'silent' }) })
+  const { logger, requestLine } = createLogger('silent', undefined, '/dev/null')
+  const app = Fastify({ loggerInstance: logger })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('clock', systemClock)
@@ -111,7 +112,7 @@ async function catalogOnly(upstream: string): Promise<string> {
   await app.register(tracingPlugin, { config: undefined, upstreamHost: new URL(upstream).host })
   await app.register(redisPlugin, { url: undefined, commandTimeoutMs: 250 })
   await app.register(clientIp, { header: undefined })
-  await app.register(requestLogging)
+  await app.register(requestLogging, { requestLine })
   await app.register(declaredRoutes)
   await app.register(problemHandler, { apiPrefix: '/api', publicOrigin: 'http://localhost:3000' })
   await app.register(upstreamPlugin, {

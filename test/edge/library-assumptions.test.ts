@@ -132,6 +132,60 @@ t.test(
 )
 
 t.test(
+  "edge/request-line.ts: pino, and Fastify's logger made from it, write the level, the time, the base, the fields in their order, then msg",
+  async (t) => {
+    const lines: string[] = []
+    const { logger, requestLine } = createLogger('info', { write: (line: string) => lines.push(line) })
+    const app = Fastify({ loggerInstance: logger })
+    t.teardown(() => app.close())
+    const samples: Array<Record<string, unknown>> = [
+      {
+        requestId: 'req-1',
+        method: 'GET',
+        client: '127.0.0.1',
+        url: '/api/v1/tokens',
+        route: '/api/v1/tokens',
+        status: 304,
+        ms: 0.4,
+        upstreamMs: 0,
+        code: undefined,
+        traceId: 'ab12',
+      },
+      {
+        requestId: 'a "quoted" \\ id',
+        method: 'POST',
+        client: '::1',
+        url: '/x?q=\u0001\u00e9\u007f',
+        route: null,
+        status: 429,
+        ms: 12.5,
+        upstreamMs: Number.NaN,
+        code: 'RATE_LIMITED',
+        traceId: undefined,
+      },
+      {
+        requestId: 'x'.repeat(120),
+        method: 'GET',
+        url: '/é'.repeat(60),
+        status: 500,
+        ms: Infinity,
+        upstreamMs: -0.1,
+      },
+    ]
+    for (const fields of samples) {
+      logger.info(fields, 'request completed')
+      app.log.info(fields, 'request completed')
+      requestLine.write(fields, 'request completed')
+    }
+    const frozen = lines.map((line) => line.replace(/"time":\d+/, '"time":0'))
+    for (let i = 0; i < samples.length; i++) {
+      t.equal(frozen[3 * i + 1], frozen[3 * i], `sample ${i + 1}: Fastify's logger writes pino's bytes`)
+      t.equal(frozen[3 * i + 2], frozen[3 * i], `sample ${i + 1}: the request line writes them too`)
+    }
+  },
+)
+
+t.test(
   "edge/request-log.ts: pino writes a child's bindings just before the logged object's fields",
   async (t) => {
     const lines: string[] = []
