@@ -47,10 +47,12 @@ export function bodySender(cacheControl: string): SendBody {
   return (request, reply, body, status) => {
     const coding = body.codingFor(codingOf(request.headers['accept-encoding'] ?? ''))
     const etag = body.etag(coding)
-    reply.header('content-type', JSON_TYPE).header('etag', etag).header('cache-control', cacheControl)
+    reply.header('etag', etag).header('cache-control', cacheControl)
     if (status) reply.header('x-cache-status', status)
     addVary(reply)
+    // A 304 carries no representation metadata beyond what refreshes the cache (RFC 9110 §15.4.5).
     if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    reply.header('content-type', JSON_TYPE)
     if (coding !== 'identity') reply.header('content-encoding', coding)
     const bytes = body.body(coding)
     return Buffer.isBuffer(bytes) ? reply.send(bytes) : bytes.then((b) => reply.send(b))

@@ -9,10 +9,9 @@ import { routeUrlOf } from './route-group.js'
 export const requestMetrics = fp(
   async (app: FastifyInstance) => {
     // Its `_count` series is the request count: no separate counter to update on every request.
-    const latency = app.metrics.histogram({
+    const latency = app.metrics.requestLatency({
       name: 'gateway_http_request_duration_seconds',
       help: 'Time to answer a request (a stream: its whole life), by method, route template and status',
-      labelNames: ['method', 'route', 'status'],
       buckets: LATENCY_BUCKETS,
     })
     const problems = app.metrics.counter({
@@ -27,10 +26,7 @@ export const requestMetrics = fp(
     })
     app.addHook('onResponse', (request, reply, done) => {
       const route = routeUrlOf(request) ?? 'unmatched'
-      latency.observe(
-        { method: request.method, route, status: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      )
+      latency.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000)
       const code = request.problemCode
       if (code) problems.inc({ route, code })
       if (code === 'RATE_LIMITED') rateLimited.inc({ group: String(groupOf(request)) })

@@ -14,8 +14,10 @@ import {
   type GaugeConfiguration,
   Histogram,
   type HistogramConfiguration,
+  type Metric,
   Registry,
 } from 'prom-client'
+import { RequestLatency, type RequestLatencySpec } from './request-latency.js'
 import { VERSION } from '../version.js'
 
 /** A figure a component keeps itself, read at scrape time: as it is (gauge), or one that only grows (counter). */
@@ -32,6 +34,8 @@ export interface Metrics {
   counter<L extends string = string>(spec: Spec<CounterConfiguration<L>>): Counter<L>
   gauge<L extends string = string>(spec: Spec<GaugeConfiguration<L>>): Gauge<L>
   histogram<L extends string = string>(spec: Spec<HistogramConfiguration<L>>): Histogram<L>
+  /** The requests' latency histogram (observability/request-latency.ts). */
+  requestLatency(spec: RequestLatencySpec): RequestLatency
   /** Metrics named by the keys, each read from `source()` at every scrape. */
   read<T>(source: () => T, figures: Record<string, ReadFigure<T>>): void
 }
@@ -79,6 +83,12 @@ export const metricsPlugin = fp(
       counter: (spec) => new Counter({ ...spec, registers: [registry] }),
       gauge: (spec) => new Gauge({ ...spec, registers: [registry] }),
       histogram: (spec) => new Histogram({ ...spec, registers: [registry] }),
+      requestLatency(spec) {
+        const latency = new RequestLatency(spec)
+        // The registry renders whatever `get`/`getForPromString` return; its types name only its own classes.
+        registry.registerMetric(latency as unknown as Metric)
+        return latency
+      },
       read(source, figures) {
         for (const [name, figure] of Object.entries(figures)) readFigure(registry, source, name, figure)
       },

@@ -11,8 +11,11 @@ import cookie from '@fastify/cookie'
 import Fastify from 'fastify'
 import helmet from 'helmet'
 import pino from 'pino'
+import { Histogram, type Metric, Registry } from 'prom-client'
 import t from 'tap'
 import { createLogger } from '../../src/edge/logger.js'
+import { LATENCY_BUCKETS } from '../../src/observability/metrics.js'
+import { RequestLatency } from '../../src/observability/request-latency.js'
 import { headersOf } from '../../src/edge/security-headers.js'
 
 async function listen(handler: (res: ServerResponse) => void) {
@@ -103,6 +106,56 @@ t.test('edge/parser-errors.ts: Node keeps the response in progress on its socket
     'the field the raw answers read is the response of the request in progress, and says when its head left',
   )
 })
+
+t.test(
+  "observability/request-latency.ts: prom-client's registry renders a registered object by its get and getForPromString, as it renders its own Histogram",
+  async (t) => {
+    const theirs = new Registry()
+    const histogram = new Histogram({
+      name: 'latency_seconds',
+      help: 'Time to answer',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers: [theirs],
+    })
+    const ours = new Registry()
+    const latency = new RequestLatency({
+      name: 'latency_seconds',
+      help: 'Time to answer',
+      buckets: LATENCY_BUCKETS,
+    })
+    ours.registerMetric(latency as unknown as Metric)
+    const observations: Array<[string, string, number, number]> = [
+      ['GET', '/api/v1/tokens', 304, 0.0004],
+      ['POST', '/api/v1/orders/create', 201, 0.25],
+      ['GET', '/api/v1/tokens', 304, 0.005],
+      ['GET', '/api/v1/orders/:uuid', 200, 31],
+      ['GET', '/api/v1/tokens', 200, 0.0125],
+      ['GET', 'un"matched\\', 404, 2.5],
+    ]
+    const same = async (when: string) => {
+      t.equal(await ours.metrics(), await theirs.metrics(), `the same text ${when}`)
+      const json = async (registry: Registry) =>
+        (await registry.getMetricsAsJSON()).map((m) => ({
+          ...m,
+          values: m.values.map((v) => ({ ...v, exemplar: undefined, sharedLabels: undefined })),
+        }))
+      t.same(await json(ours), await json(theirs), `the same JSON ${when}`)
+    }
+    for (const [method, route, status, seconds] of observations) {
+      histogram.observe({ method, route, status: String(status) }, seconds)
+      latency.observe(method, route, status, seconds)
+    }
+    await same('after six observations')
+    t.match(
+      await ours.metrics(),
+      /latency_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/tokens",status="304"\} 2/,
+    )
+    ours.resetMetrics()
+    theirs.resetMetrics()
+    await same('after a reset')
+  },
+)
 
 t.test(
   "every read of a library's private field in src/ has its test here, named after the file",
