@@ -6,11 +6,15 @@
 // and this one when the request's own child logger exists, goes through pino.
 import type { DestinationStream, Logger } from 'pino'
 
+/** What JSON must escape in a string (our fields come from Latin-1 request heads: no surrogates). */
+const NEEDS_ESCAPING = /["\\\u0000-\u001f]/
+
 /** A field's value as pino writes it; undefined when pino leaves the field out. */
 function jsonOf(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value)
+      // Most values need no escaping: quoted as they are, about half what JSON.stringify takes.
+      return NEEDS_ESCAPING.test(value) ? JSON.stringify(value) : `"${value}"`
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null'
     case 'undefined':
