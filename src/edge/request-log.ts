@@ -2,9 +2,10 @@
 // bound to its id, and making one (its bindings serialised) cost about a sixth of the request's log
 // line. Most requests log nothing but that line, which is written without it, with the bindings as
 // its first fields (edge/request-line.ts): the bytes the child would write, since pino writes a
-// child's bindings just before the logged object's fields. The line is built with the id in place (edge/logging.ts):
-// spreading the bindings into a copy of it cost several times what the child did. Whatever else a
-// request logs goes through its child, made then. Fastify's `childLoggerFactory` option installs it.
+// child's bindings just before the logged object's fields. The line is built with the id in place
+// (edge/logging.ts): spreading the bindings into a copy of it cost several times what the child did.
+// Whatever else a request logs goes through its child, made then. Fastify's `childLoggerFactory`
+// option installs it.
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify'
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino'
 

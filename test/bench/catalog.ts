@@ -1,7 +1,7 @@
 // The catalog benchmark: the unfiltered catalog served by the gateway (br, gzip, identity, and 304
 // revalidation) against the same bytes from a bare node:http server, in one run, each target in its
-// own process and the load generator in this one. Prints the ratios the issue sets targets for, and
-// the catalog's work counters around the run: no per-request serialisation or compression.
+// own process and the load generator in this one. Prints the ratios against their targets, and
+// the gateway's work counters over the measured requests: no per-request serialisation or compression.
 //
 // The load generator is undici, not autocannon: autocannon's response parser is the bottleneck on
 // binary bodies (about 520 req/s for random 91 KB bodies from a bare server that undici drives at
@@ -17,9 +17,9 @@ import { median } from './median.js'
 import { scriptArgs } from './script.js'
 import { cpuMicrosOf, startTarget } from './spawn.js'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const CONNECTIONS = 32
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 /** A second bare server in the gateway's place: how far two identical servers differ on this machine. */
 const CONTROL = process.env.BENCH_CONTROL === '1'
 
@@ -106,62 +106,80 @@ async function rps(url: string, headers: Record<string, string>, expect: number,
 }
 
 type Cell = { rps: number; mbps: number; cpu: number }
+type Measured = 'gateway' | 'catalog only' | 'bare'
+
+/** The gateway (in the control, a second bare server), the catalog-only Fastify and the bare server. */
+async function startRound(sandboxUrl: string, dir: string) {
+  const gateway = await startCatalogTarget(CONTROL ? ['bare', dir] : ['gateway', sandboxUrl])
+  const catalogOnly = await startCatalogTarget(['catalog-only', sandboxUrl])
+  const bare = await startCatalogTarget(['bare', dir])
+  const targets: Record<Measured, { process: CatalogTarget; url: string }> = {
+    gateway: { process: gateway, url: CONTROL ? gateway.url : `${gateway.url}/api/v1/tokens` },
+    'catalog only': { process: catalogOnly, url: `${catalogOnly.url}/api/v1/tokens` },
+    bare: { process: bare, url: bare.url },
+  }
+  return { targets, stop: () => [gateway, catalogOnly, bare].forEach((t) => t.stop()) }
+}
 
 export async function benchCatalog() {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'))
   const sandbox = await startTarget(['sandbox'])
-  const gateway = await startCatalogTarget(['gateway', sandbox.url])
-  const targets: CatalogTarget[] = [gateway]
+  const stops: Array<() => void> = [() => sandbox.stop()]
   try {
-    const path = `${gateway.url}/api/v1/tokens`
-    const { identity, br, gzip } = await saveCatalogFiles(dir, path)
-    const catalogOnly = await startCatalogTarget(['catalog-only', sandbox.url])
-    const bare = await startCatalogTarget(['bare', dir])
+    // The bytes every target sends, as the gateway makes them.
+    const first = await startCatalogTarget(['gateway', sandbox.url])
+    stops.push(() => first.stop())
+    const { identity, br, gzip } = await saveCatalogFiles(dir, `${first.url}/api/v1/tokens`)
+    first.stop()
     const naive = await startCatalogTarget(['naive', dir])
-    const measured = CONTROL ? await startCatalogTarget(['bare', dir]) : gateway
-    targets.push(catalogOnly, bare, naive, ...(CONTROL ? [measured] : []))
-    for (const url of [bare.url, `${catalogOnly.url}/api/v1/tokens`]) {
-      const same = await raw(url, { 'accept-encoding': 'br' })
-      if (!same.body.equals(br.body) || same.etag !== br.etag)
-        throw new Error(`${url} must send the same bytes`)
-    }
-
-    const urls = {
-      gateway: CONTROL ? measured.url : path,
-      'catalog only': `${catalogOnly.url}/api/v1/tokens`,
-      bare: bare.url,
-    }
-    const processes = { gateway: measured, 'catalog only': catalogOnly, bare }
+    stops.push(() => naive.stop())
     const scenarios = [
       ['br', { 'accept-encoding': 'br' }, 200],
       ['gzip', { 'accept-encoding': 'gzip' }, 200],
       ['identity', {}, 200],
       ['304 (br)', { 'accept-encoding': 'br', 'if-none-match': br.etag }, 304],
     ] as const
-    const before = await statsOf(gateway)
-    const results: Record<string, Record<keyof typeof urls, Cell[]>> = {}
+    const results: Record<string, Record<Measured, Cell[]>> = Object.fromEntries(
+      scenarios.map(([name]) => [name, { gateway: [], 'catalog only': [], bare: [] }]),
+    )
     let served = 0
-    for (const [name, headers, expect] of scenarios) {
-      const rounds: Record<keyof typeof urls, Cell[]> = { gateway: [], 'catalog only': [], bare: [] }
-      for (const url of Object.values(urls)) await rps(url, headers, expect, 1)
-      // Interleaved rounds: the machine's drift hits the targets of a round alike, so each ratio is
-      // taken within its round, and the median of the rounds' ratios reported.
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [target, url] of Object.entries(urls) as Array<[keyof typeof urls, string]>) {
-          const r = await withCpu(processes[target], () => rps(url, headers, expect))
+    const work = { compressions: 0, serializations: 0, refreshes: 0, hits: 0 }
+    // Each round starts its own processes: two processes of the same server differ by up to a tenth in
+    // CPU per request for as long as they run (however V8 compiled each), so one process per target
+    // would put its luck in every figure. Within a round the targets take turns, each scenario starting
+    // one further along; each ratio is taken within its round, and the median of the rounds' reported.
+    for (let round = 0; round < ROUNDS; round++) {
+      const { targets, stop } = await startRound(sandbox.url, dir)
+      stops.push(stop)
+      for (const { url } of Object.values(targets)) {
+        const same = await raw(url, { 'accept-encoding': 'br' })
+        if (!same.body.equals(br.body) || same.etag !== br.etag)
+          throw new Error(`${url} must send the same bytes`)
+      }
+      const before = CONTROL ? undefined : await statsOf(targets.gateway.process)
+      const names = Object.keys(targets) as Measured[]
+      for (const [s, [name, headers, expect]] of scenarios.entries()) {
+        const turn = (round + s) % names.length
+        const order = [...names.slice(turn), ...names.slice(0, turn)]
+        for (const target of order) await rps(targets[target].url, headers, expect, 1)
+        for (const target of order) {
+          const r = await withCpu(targets[target].process, () => rps(targets[target].url, headers, expect))
           if (target === 'gateway') served += r.total
-          rounds[target].push(r)
+          results[name]![target].push(r)
         }
       }
-      results[name] = rounds
+      if (before) {
+        const after = await statsOf(targets.gateway.process)
+        for (const key of Object.keys(work) as Array<keyof typeof work>) work[key] += after[key] - before[key]
+      }
+      stop()
     }
-    const after = await statsOf(gateway)
     await rps(naive.url, {}, 200, 1)
     const naiveRps = (await rps(naive.url, {}, 200)).rps
 
     console.log(
       `\ncatalog: ${identity.body.length} bytes (br ${br.body.length}, gzip ${gzip.body.length}); ` +
-        `${CONNECTIONS} connections, medians of ${ROUNDS} interleaved rounds of ${SECONDS}s per cell (BENCH_ROUNDS, BENCH_SECONDS)` +
+        `${CONNECTIONS} connections, medians of ${ROUNDS} rounds (new processes each) of ${SECONDS}s per cell (BENCH_ROUNDS, BENCH_SECONDS)` +
         (CONTROL ? ' (control: "gateway" is a second bare server)' : ''),
     )
     /** Per round, a of the gateway over b of the bare server; their median and the rounds. */
@@ -169,7 +187,7 @@ export async function benchCatalog() {
       const values = results[name]!.gateway.map((c, i) => of(c) / of(results[name]!.bare[i]!))
       return { median: median(values), rounds: values.map((v) => v.toFixed(2)).join(', ') }
     }
-    const med = (name: string, target: keyof typeof urls, of: (c: Cell) => number) =>
+    const med = (name: string, target: Measured, of: (c: Cell) => number) =>
       median(results[name]![target].map(of))
     const rpsOf = (c: Cell) => c.rps
     const cpuOf = (c: Cell) => c.cpu
@@ -216,13 +234,12 @@ export async function benchCatalog() {
     )
     if (!CONTROL)
       console.log(
-        `gateway work counters over ${served} measured requests (plus warm-ups): compressions ` +
-          `${before.compressions} -> ${after.compressions}, serializations ${before.serializations} -> ` +
-          `${after.serializations}, upstream loads ${before.refreshes} -> ${after.refreshes}, ` +
-          `cache hits ${before.hits} -> ${after.hits}`,
+        `gateway work counters over ${served} measured requests (plus warm-ups), summed over the rounds' ` +
+          `gateways: compressions ${work.compressions}, serializations ${work.serializations}, upstream ` +
+          `loads ${work.refreshes}, cache hits ${work.hits}`,
       )
   } finally {
-    for (const target of [...targets, sandbox]) target.stop()
+    for (const stop of stops) stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }
