@@ -14,7 +14,8 @@ interface Series {
 
 interface Sample {
   labels: Record<string, string | number>
-  sharedLabels: Series['labels'] | Record<string, never>
+  /** The series' labels, which the registry writes after the sample's own. */
+  sharedLabels: Series['labels']
   value: number
   metricName: string
 }
@@ -60,7 +61,7 @@ export class RequestLatency {
     }
     let bucket = 0
     while (bucket < this.bounds.length && seconds > this.bounds[bucket]!) bucket++
-    if (bucket < series.counts.length) series.counts[bucket]! += 1
+    if (bucket < this.bounds.length) series.counts[bucket]! += 1
     series.sum += seconds
     series.count += 1
   }
