@@ -52,7 +52,7 @@ function line(request: FastifyRequest, statusCode: number, elapsed: number, requ
 export function beginRequest(request: FastifyRequest, reply: FastifyReply) {
   request.upstreamTiming = { ms: 0 }
   // Health probes (a load balancer's, every second or two) start no trace: they would drown the rest.
-  const route = request.routeOptions?.url
+  const route = routeUrlOf(request)
   request.trace =
     route === '/healthz' || route === '/readyz'
       ? null
