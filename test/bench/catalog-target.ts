@@ -8,6 +8,11 @@
 //                       policy, rate limits, metrics or log lines): how much of the gateway's time is
 //                       the catalog's own
 //   naive <dir>         node:http serialising the parsed catalog per request (identity only): for scale
+//   bare-head <dir>     the bare server, also sending the headers the gateway adds (a new request id and
+//                       a falling rate-limit count per request): what the gateway's longer head costs
+//   fastify-head <dir>  Fastify (no hooks, no logger) with one route sending what bare-head sends: the
+//                       floor under any Fastify gateway that sends the contract's headers
+import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -34,6 +39,8 @@ interface CatalogFiles {
   br: Buffer
   gzip: Buffer
   etags: { identity: string; br: string; gzip: string }
+  /** The headers the gateway sends that the bare server does not, as the gateway sent them. */
+  head: Array<[string, string]>
 }
 
 function readCatalogFiles(dir: string): CatalogFiles {
@@ -42,6 +49,18 @@ function readCatalogFiles(dir: string): CatalogFiles {
     br: readFileSync(join(dir, 'catalog.json.br')),
     gzip: readFileSync(join(dir, 'catalog.json.gz')),
     etags: JSON.parse(readFileSync(join(dir, 'etags.json'), 'utf8')),
+    head: JSON.parse(readFileSync(join(dir, 'head.json'), 'utf8')),
+  }
+}
+
+/** Sets the gateway's added headers through `set`: each request a new id and one fewer request left. */
+function headSetter(files: CatalogFiles) {
+  const fixed = files.head.filter(([name]) => name !== 'x-request-id' && name !== 'x-ratelimit-remaining')
+  let left = 1_000_000_000
+  return (set: (name: string, value: string) => void) => {
+    set('x-request-id', randomUUID())
+    for (const [name, value] of fixed) set(name, value)
+    set('x-ratelimit-remaining', String(--left))
   }
 }
 
@@ -52,8 +71,11 @@ function codingOf(req: IncomingMessage): 'br' | 'gzip' | 'identity' {
   return 'identity'
 }
 
-function bare(files: CatalogFiles) {
+function bare(files: CatalogFiles, withHead = false) {
+  const setHead = headSetter(files)
+  const set = (res: ServerResponse) => (name: string, value: string) => res.setHeader(name, value)
   return (req: IncomingMessage, res: ServerResponse) => {
+    if (withHead) setHead(set(res))
     const coding = codingOf(req)
     const etag = files.etags[coding]
     res.setHeader('content-type', 'application/json; charset=utf-8')
@@ -86,6 +108,23 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   const server = createServer({ keepAliveTimeout: 60_000 }, handler)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/** bare-head's answers from Fastify's reply, in a route with no hooks and no logger. */
+async function fastifyHead(files: CatalogFiles): Promise<string> {
+  const app = Fastify()
+  const setHead = headSetter(files)
+  app.get('/', (request, reply) => {
+    setHead((name, value) => reply.header(name, value))
+    const coding = codingOf(request.raw)
+    const etag = files.etags[coding]
+    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding')
+    reply.header('etag', etag).header('cache-control', 'public, max-age=60, stale-while-revalidate=300')
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+    if (coding !== 'identity') reply.header('content-encoding', coding)
+    return reply.send(files[coding])
+  })
+  return app.listen({ port: 0, host: '127.0.0.1' })
 }
 
 async function gateway(upstream: string): Promise<string> {
@@ -132,6 +171,11 @@ let url: string
 if (mode === 'gateway' && arg) url = await gateway(arg)
 else if (mode === 'catalog-only' && arg) url = await catalogOnly(arg)
 else if (mode === 'bare' && arg) url = await listen(bare(readCatalogFiles(arg)))
+else if (mode === 'bare-head' && arg) url = await listen(bare(readCatalogFiles(arg), true))
+else if (mode === 'fastify-head' && arg) url = await fastifyHead(readCatalogFiles(arg))
 else if (mode === 'naive' && arg) url = await listen(naive(readCatalogFiles(arg)))
-else throw new Error('usage: catalog-target.ts gateway|catalog-only <upstream> | bare|naive <dir>')
+else
+  throw new Error(
+    'usage: catalog-target.ts gateway|catalog-only <upstream> | bare|bare-head|fastify-head|naive <dir>',
+  )
 process.stdout.write(`${JSON.stringify({ url, pid: process.pid })}\n`)

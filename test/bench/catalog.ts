@@ -22,6 +22,8 @@ const CONNECTIONS = 32
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 /** A second bare server in the gateway's place: how far two identical servers differ on this machine. */
 const CONTROL = process.env.BENCH_CONTROL === '1'
+/** Two more targets, the floors: the bare server and Fastify sending the gateway's head. */
+const FLOORS = process.env.BENCH_FLOORS === '1'
 
 interface CatalogTarget {
   url: string
@@ -57,11 +59,24 @@ function statsOf(target: CatalogTarget): Promise<CatalogStats> {
   })
 }
 
+/** Headers the bare server writes itself, or Node for it. */
+const BARE_HEAD = new Set([
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'vary',
+  'etag',
+  'cache-control',
+])
+const NODE_HEAD = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
+
 async function raw(url: string, headers: Record<string, string>) {
   const res = await request(url, { headers })
   const body = Buffer.from(await res.body.arrayBuffer())
   if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`)
-  return { body, etag: String(res.headers.etag) }
+  /** What the server sent beyond the bare server's head. */
+  const added = Object.entries(res.headers).filter(([name]) => !BARE_HEAD.has(name) && !NODE_HEAD.has(name))
+  return { body, etag: String(res.headers.etag), added }
 }
 
 /** The catalog's three codings and their tags from `url`, written to `dir` for the bare servers. */
@@ -76,6 +91,7 @@ export async function saveCatalogFiles(dir: string, url: string) {
     join(dir, 'etags.json'),
     JSON.stringify({ identity: identity.etag, br: br.etag, gzip: gzip.etag }),
   )
+  writeFileSync(join(dir, 'head.json'), JSON.stringify(br.added))
   return { identity, br, gzip }
 }
 
@@ -106,19 +122,31 @@ async function rps(url: string, headers: Record<string, string>, expect: number,
 }
 
 type Cell = { rps: number; mbps: number; cpu: number }
-type Measured = 'gateway' | 'catalog only' | 'bare'
+type Measured = 'gateway' | 'catalog only' | 'bare' | 'bare + head' | 'Fastify + head'
 
-/** The gateway (in the control, a second bare server), the catalog-only Fastify and the bare server. */
+/**
+ * The gateway (in the control, a second bare server), the catalog-only Fastify and the bare server;
+ * with BENCH_FLOORS, the bare server and Fastify sending the gateway's head too.
+ */
 async function startRound(sandboxUrl: string, dir: string) {
   const gateway = await startCatalogTarget(CONTROL ? ['bare', dir] : ['gateway', sandboxUrl])
   const catalogOnly = await startCatalogTarget(['catalog-only', sandboxUrl])
   const bare = await startCatalogTarget(['bare', dir])
-  const targets: Record<Measured, { process: CatalogTarget; url: string }> = {
-    gateway: { process: gateway, url: CONTROL ? gateway.url : `${gateway.url}/api/v1/tokens` },
-    'catalog only': { process: catalogOnly, url: `${catalogOnly.url}/api/v1/tokens` },
-    bare: { process: bare, url: bare.url },
+  const targets: Array<{ name: Measured; process: CatalogTarget; url: string }> = [
+    { name: 'gateway', process: gateway, url: CONTROL ? gateway.url : `${gateway.url}/api/v1/tokens` },
+    { name: 'catalog only', process: catalogOnly, url: `${catalogOnly.url}/api/v1/tokens` },
+    { name: 'bare', process: bare, url: bare.url },
+  ]
+  if (FLOORS) {
+    for (const [name, mode] of [
+      ['bare + head', 'bare-head'],
+      ['Fastify + head', 'fastify-head'],
+    ] as const) {
+      const floor = await startCatalogTarget([mode, dir])
+      targets.push({ name, process: floor, url: floor.url })
+    }
   }
-  return { targets, stop: () => [gateway, catalogOnly, bare].forEach((t) => t.stop()) }
+  return { targets, gateway, stop: () => targets.forEach((t) => t.process.stop()) }
 }
 
 export async function benchCatalog() {
@@ -140,7 +168,10 @@ export async function benchCatalog() {
       ['304 (br)', { 'accept-encoding': 'br', 'if-none-match': br.etag }, 304],
     ] as const
     const results: Record<string, Record<Measured, Cell[]>> = Object.fromEntries(
-      scenarios.map(([name]) => [name, { gateway: [], 'catalog only': [], bare: [] }]),
+      scenarios.map(([name]) => [
+        name,
+        { gateway: [], 'catalog only': [], bare: [], 'bare + head': [], 'Fastify + head': [] },
+      ]),
     )
     let served = 0
     const work = { compressions: 0, serializations: 0, refreshes: 0, hits: 0 }
@@ -149,27 +180,26 @@ export async function benchCatalog() {
     // would put its luck in every figure. Within a round the targets take turns, each scenario starting
     // one further along; each ratio is taken within its round, and the median of the rounds' reported.
     for (let round = 0; round < ROUNDS; round++) {
-      const { targets, stop } = await startRound(sandbox.url, dir)
+      const { targets, gateway, stop } = await startRound(sandbox.url, dir)
       stops.push(stop)
-      for (const { url } of Object.values(targets)) {
+      for (const { url } of targets) {
         const same = await raw(url, { 'accept-encoding': 'br' })
         if (!same.body.equals(br.body) || same.etag !== br.etag)
           throw new Error(`${url} must send the same bytes`)
       }
-      const before = CONTROL ? undefined : await statsOf(targets.gateway.process)
-      const names = Object.keys(targets) as Measured[]
+      const before = CONTROL ? undefined : await statsOf(gateway)
       for (const [s, [name, headers, expect]] of scenarios.entries()) {
-        const turn = (round + s) % names.length
-        const order = [...names.slice(turn), ...names.slice(0, turn)]
-        for (const target of order) await rps(targets[target].url, headers, expect, 1)
+        const turn = (round + s) % targets.length
+        const order = [...targets.slice(turn), ...targets.slice(0, turn)]
+        for (const { url } of order) await rps(url, headers, expect, 1)
         for (const target of order) {
-          const r = await withCpu(targets[target].process, () => rps(targets[target].url, headers, expect))
-          if (target === 'gateway') served += r.total
-          results[name]![target].push(r)
+          const r = await withCpu(target.process, () => rps(target.url, headers, expect))
+          if (target.name === 'gateway') served += r.total
+          results[name]![target.name].push(r)
         }
       }
       if (before) {
-        const after = await statsOf(targets.gateway.process)
+        const after = await statsOf(gateway)
         for (const key of Object.keys(work) as Array<keyof typeof work>) work[key] += after[key] - before[key]
       }
       stop()
@@ -182,9 +212,9 @@ export async function benchCatalog() {
         `${CONNECTIONS} connections, medians of ${ROUNDS} rounds (new processes each) of ${SECONDS}s per cell (BENCH_ROUNDS, BENCH_SECONDS)` +
         (CONTROL ? ' (control: "gateway" is a second bare server)' : ''),
     )
-    /** Per round, a of the gateway over b of the bare server; their median and the rounds. */
-    const paired = (name: string, of: (c: Cell) => number) => {
-      const values = results[name]!.gateway.map((c, i) => of(c) / of(results[name]!.bare[i]!))
+    /** Per round, `target`'s figure (the gateway's by default) over the bare server's; median, rounds. */
+    const paired = (name: string, of: (c: Cell) => number, target: Measured = 'gateway') => {
+      const values = results[name]![target].map((c, i) => of(c) / of(results[name]!.bare[i]!))
       return { median: median(values), rounds: values.map((v) => v.toFixed(2)).join(', ') }
     }
     const med = (name: string, target: Measured, of: (c: Cell) => number) =>
@@ -202,6 +232,7 @@ export async function benchCatalog() {
             'gateway/bare': Number(paired(name, rpsOf).median.toFixed(2)),
             'gateway MB/s': Math.round(med(name, 'gateway', (c) => c.mbps)),
             'CPU µs/req gateway': Number(med(name, 'gateway', cpuOf).toFixed(1)),
+            'CPU µs/req catalog-only': Number(med(name, 'catalog only', cpuOf).toFixed(1)),
             'CPU µs/req bare': Number(med(name, 'bare', cpuOf).toFixed(1)),
             'CPU gateway/bare': Number(paired(name, cpuOf).median.toFixed(2)),
           },
@@ -232,6 +263,17 @@ export async function benchCatalog() {
       `for scale: JSON.stringify per request (bare node:http, identity) ${Math.round(naiveRps)} req/s = ` +
         `${(naiveRps / med('identity', 'bare', rpsOf)).toFixed(3)}x the bare static identity`,
     )
+    if (FLOORS) {
+      // What a target spends beyond the bare server before any of the gateway's own work: its head
+      // (the security, rate-limit and cache headers, the request id) and Fastify's request machinery.
+      const floors = (name: string) =>
+        (['bare + head', 'Fastify + head', 'catalog only', 'gateway'] as const)
+          .map((target) => `${target} ${paired(name, cpuOf, target).median.toFixed(2)}x`)
+          .join(', ')
+      console.log(
+        `CPU per request against bare (floors): ${scenarios.map(([name]) => `${name}: ${floors(name)}`).join('; ')}`,
+      )
+    }
     if (!CONTROL)
       console.log(
         `gateway work counters over ${served} measured requests (plus warm-ups), summed over the rounds' ` +
