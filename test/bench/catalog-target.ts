@@ -72,10 +72,9 @@ function codingOf(req: IncomingMessage): 'br' | 'gzip' | 'identity' {
 }
 
 function bare(files: CatalogFiles, withHead = false) {
-  const setHead = headSetter(files)
-  const set = (res: ServerResponse) => (name: string, value: string) => res.setHeader(name, value)
+  const setHead = withHead ? headSetter(files) : undefined
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (withHead) setHead(set(res))
+    setHead?.((name, value) => res.setHeader(name, value))
     const coding = codingOf(req)
     const etag = files.etags[coding]
     res.setHeader('content-type', 'application/json; charset=utf-8')

@@ -74,9 +74,7 @@ async function raw(url: string, headers: Record<string, string>) {
   const res = await request(url, { headers })
   const body = Buffer.from(await res.body.arrayBuffer())
   if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`)
-  /** What the server sent beyond the bare server's head. */
-  const added = Object.entries(res.headers).filter(([name]) => !BARE_HEAD.has(name) && !NODE_HEAD.has(name))
-  return { body, etag: String(res.headers.etag), added }
+  return { body, etag: String(res.headers.etag), headers: res.headers }
 }
 
 /** The catalog's three codings and their tags from `url`, written to `dir` for the bare servers. */
@@ -91,7 +89,9 @@ export async function saveCatalogFiles(dir: string, url: string) {
     join(dir, 'etags.json'),
     JSON.stringify({ identity: identity.etag, br: br.etag, gzip: gzip.etag }),
   )
-  writeFileSync(join(dir, 'head.json'), JSON.stringify(br.added))
+  // What the gateway sends beyond the bare server's head, for the floors.
+  const added = Object.entries(br.headers).filter(([name]) => !BARE_HEAD.has(name) && !NODE_HEAD.has(name))
+  writeFileSync(join(dir, 'head.json'), JSON.stringify(added))
   return { identity, br, gzip }
 }
 
